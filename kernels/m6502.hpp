@@ -1,0 +1,761 @@
+// MOS 6502 / 6507 core, exact to the CPU that ALE emulates by default
+// (Stella 2.x "M6502Low": whole-instruction cycle counts, no cycle stepping).
+//
+// Usage:
+//   struct MyBus {
+//     CULE_HD uint8_t read(uint16_t address);
+//     CULE_HD void write(uint16_t address, uint8_t value);
+//   };
+//   cule::Cpu cpu{};
+//   cule::cpu_reset(cpu, bus);           // registers as ALE sets them, PC from $FFFC
+//   cule::cpu_step(cpu, bus);            // one instruction; cpu.cycles advances
+//   if (cpu.jammed) { ... }              // a JAM opcode halted the core
+//
+// The core knows nothing of the memory map: the bus receives full 16-bit
+// addresses and decodes them (a flat 64 KiB RAM, or the 2600's 13-bit bus).
+//
+// Timing follows ALE: the opcode's whole cycle count (kOpcodes) is added right
+// after the opcode fetch, before any operand access; reads indexed across a page
+// (abs,X / abs,Y / (zp),Y) add 1 just before the operand read; a taken branch adds
+// 1, or 2 when it lands on another page. A bus that needs the time of an access
+// (the TIA) reads cpu.cycles.
+//
+// Deliberate ALE parity, where ALE differs from an NMOS 6502:
+// - decimal ADC/SBC/RRA/ISB go through ALE's BCD tables: the result and carry
+//   match the chip for valid BCD, but N, Z and V come from the decimal result
+//   (the chip derives them from intermediate binary sums);
+// - (zp,X) and (zp),Y read the pointer's high byte from $0100 when the pointer
+//   is $FF (the chip wraps to $00);
+// - LAX zp takes 4 cycles (the chip takes 3);
+// - SHA/SHX/SHY/TAS AND with (high byte of the final address + 1), and the
+//   address is never corrupted on a page cross;
+// - ANE and LXA use the constant $EE for the chip's unstable "magic" value.
+#pragma once
+
+#include <cstdint>
+
+#include "kernels/hd.hpp"
+
+namespace cule {
+
+//! Registers and flags of one 6502. Trivially copyable; zero-initialise it.
+struct Cpu {
+  uint16_t PC;
+  uint8_t A, X, Y, SP;
+  uint8_t C, V, D, I;  // flags, 0 or 1
+  uint8_t n_result;    // N is bit 7 of the last value that set it
+  uint8_t z_result;    // Z is set when the last value that set it was 0
+  uint8_t jammed;      // a JAM opcode ran: the core stays halted until reset
+  uint32_t cycles;     // processor cycles run; the caller may rebase it
+};
+
+enum class AddressMode : uint8_t {
+  Implied,
+  Accumulator,
+  Immediate,
+  Relative,
+  Zero,
+  ZeroX,
+  ZeroY,
+  Absolute,
+  AbsoluteX,
+  AbsoluteY,
+  Indirect,
+  IndirectX,
+  IndirectY,
+};
+
+// clang-format off
+enum class Op : uint8_t {
+  // documented
+  ADC, AND, ASL, BCC, BCS, BEQ, BIT, BMI, BNE, BPL, BRK, BVC, BVS, CLC, CLD,
+  CLI, CLV, CMP, CPX, CPY, DEC, DEX, DEY, EOR, INC, INX, INY, JMP, JSR, LDA,
+  LDX, LDY, LSR, NOP, ORA, PHA, PHP, PLA, PLP, ROL, ROR, RTI, RTS, SBC, SEC,
+  SED, SEI, STA, STX, STY, TAX, TAY, TSX, TXA, TXS, TYA,
+  // undocumented NMOS
+  ALR, ANC, ANE, ARR, DCP, ISB, JAM, LAS, LAX, LXA, RLA, RRA, SAX, SBX, SHA,
+  SHX, SHY, SLO, SRE, TAS,
+};
+// clang-format on
+
+struct Opcode {
+  Op op;
+  AddressMode mode;
+  uint8_t cycles;  // ALE's base cycle count
+};
+
+namespace opcode_matrix {
+using M = AddressMode;
+constexpr M imp = M::Implied, acc = M::Accumulator, imm = M::Immediate, rel = M::Relative,
+            zp = M::Zero, zpx = M::ZeroX, zpy = M::ZeroY, abs = M::Absolute, abx = M::AbsoluteX,
+            aby = M::AbsoluteY, ind = M::Indirect, izx = M::IndirectX, izy = M::IndirectY;
+
+// The one table of the instruction set: operation, addressing mode and ALE's
+// cycle count for each opcode, laid out as the datasheet's 16 x 16 matrix.
+// clang-format off
+constexpr Opcode kOpcodes[256] = {
+  // 0x00
+  {Op::BRK,imp,7}, {Op::ORA,izx,6}, {Op::JAM,imp,2}, {Op::SLO,izx,8},
+  {Op::NOP,zp ,3}, {Op::ORA,zp ,3}, {Op::ASL,zp ,5}, {Op::SLO,zp ,5},
+  {Op::PHP,imp,3}, {Op::ORA,imm,2}, {Op::ASL,acc,2}, {Op::ANC,imm,2},
+  {Op::NOP,abs,4}, {Op::ORA,abs,4}, {Op::ASL,abs,6}, {Op::SLO,abs,6},
+  // 0x10
+  {Op::BPL,rel,2}, {Op::ORA,izy,5}, {Op::JAM,imp,2}, {Op::SLO,izy,8},
+  {Op::NOP,zpx,4}, {Op::ORA,zpx,4}, {Op::ASL,zpx,6}, {Op::SLO,zpx,6},
+  {Op::CLC,imp,2}, {Op::ORA,aby,4}, {Op::NOP,imp,2}, {Op::SLO,aby,7},
+  {Op::NOP,abx,4}, {Op::ORA,abx,4}, {Op::ASL,abx,7}, {Op::SLO,abx,7},
+  // 0x20
+  {Op::JSR,abs,6}, {Op::AND,izx,6}, {Op::JAM,imp,2}, {Op::RLA,izx,8},
+  {Op::BIT,zp ,3}, {Op::AND,zp ,3}, {Op::ROL,zp ,5}, {Op::RLA,zp ,5},
+  {Op::PLP,imp,4}, {Op::AND,imm,2}, {Op::ROL,acc,2}, {Op::ANC,imm,2},
+  {Op::BIT,abs,4}, {Op::AND,abs,4}, {Op::ROL,abs,6}, {Op::RLA,abs,6},
+  // 0x30
+  {Op::BMI,rel,2}, {Op::AND,izy,5}, {Op::JAM,imp,2}, {Op::RLA,izy,8},
+  {Op::NOP,zpx,4}, {Op::AND,zpx,4}, {Op::ROL,zpx,6}, {Op::RLA,zpx,6},
+  {Op::SEC,imp,2}, {Op::AND,aby,4}, {Op::NOP,imp,2}, {Op::RLA,aby,7},
+  {Op::NOP,abx,4}, {Op::AND,abx,4}, {Op::ROL,abx,7}, {Op::RLA,abx,7},
+  // 0x40
+  {Op::RTI,imp,6}, {Op::EOR,izx,6}, {Op::JAM,imp,2}, {Op::SRE,izx,8},
+  {Op::NOP,zp ,3}, {Op::EOR,zp ,3}, {Op::LSR,zp ,5}, {Op::SRE,zp ,5},
+  {Op::PHA,imp,3}, {Op::EOR,imm,2}, {Op::LSR,acc,2}, {Op::ALR,imm,2},
+  {Op::JMP,abs,3}, {Op::EOR,abs,4}, {Op::LSR,abs,6}, {Op::SRE,abs,6},
+  // 0x50
+  {Op::BVC,rel,2}, {Op::EOR,izy,5}, {Op::JAM,imp,2}, {Op::SRE,izy,8},
+  {Op::NOP,zpx,4}, {Op::EOR,zpx,4}, {Op::LSR,zpx,6}, {Op::SRE,zpx,6},
+  {Op::CLI,imp,2}, {Op::EOR,aby,4}, {Op::NOP,imp,2}, {Op::SRE,aby,7},
+  {Op::NOP,abx,4}, {Op::EOR,abx,4}, {Op::LSR,abx,7}, {Op::SRE,abx,7},
+  // 0x60
+  {Op::RTS,imp,6}, {Op::ADC,izx,6}, {Op::JAM,imp,2}, {Op::RRA,izx,8},
+  {Op::NOP,zp ,3}, {Op::ADC,zp ,3}, {Op::ROR,zp ,5}, {Op::RRA,zp ,5},
+  {Op::PLA,imp,4}, {Op::ADC,imm,2}, {Op::ROR,acc,2}, {Op::ARR,imm,2},
+  {Op::JMP,ind,5}, {Op::ADC,abs,4}, {Op::ROR,abs,6}, {Op::RRA,abs,6},
+  // 0x70
+  {Op::BVS,rel,2}, {Op::ADC,izy,5}, {Op::JAM,imp,2}, {Op::RRA,izy,8},
+  {Op::NOP,zpx,4}, {Op::ADC,zpx,4}, {Op::ROR,zpx,6}, {Op::RRA,zpx,6},
+  {Op::SEI,imp,2}, {Op::ADC,aby,4}, {Op::NOP,imp,2}, {Op::RRA,aby,7},
+  {Op::NOP,abx,4}, {Op::ADC,abx,4}, {Op::ROR,abx,7}, {Op::RRA,abx,7},
+  // 0x80
+  {Op::NOP,imm,2}, {Op::STA,izx,6}, {Op::NOP,imm,2}, {Op::SAX,izx,6},
+  {Op::STY,zp ,3}, {Op::STA,zp ,3}, {Op::STX,zp ,3}, {Op::SAX,zp ,3},
+  {Op::DEY,imp,2}, {Op::NOP,imm,2}, {Op::TXA,imp,2}, {Op::ANE,imm,2},
+  {Op::STY,abs,4}, {Op::STA,abs,4}, {Op::STX,abs,4}, {Op::SAX,abs,4},
+  // 0x90
+  {Op::BCC,rel,2}, {Op::STA,izy,6}, {Op::JAM,imp,2}, {Op::SHA,izy,6},
+  {Op::STY,zpx,4}, {Op::STA,zpx,4}, {Op::STX,zpy,4}, {Op::SAX,zpy,4},
+  {Op::TYA,imp,2}, {Op::STA,aby,5}, {Op::TXS,imp,2}, {Op::TAS,aby,5},
+  {Op::SHY,abx,5}, {Op::STA,abx,5}, {Op::SHX,aby,5}, {Op::SHA,aby,5},
+  // 0xA0
+  {Op::LDY,imm,2}, {Op::LDA,izx,6}, {Op::LDX,imm,2}, {Op::LAX,izx,6},
+  {Op::LDY,zp ,3}, {Op::LDA,zp ,3}, {Op::LDX,zp ,3}, {Op::LAX,zp ,4},
+  {Op::TAY,imp,2}, {Op::LDA,imm,2}, {Op::TAX,imp,2}, {Op::LXA,imm,2},
+  {Op::LDY,abs,4}, {Op::LDA,abs,4}, {Op::LDX,abs,4}, {Op::LAX,abs,4},
+  // 0xB0
+  {Op::BCS,rel,2}, {Op::LDA,izy,5}, {Op::JAM,imp,2}, {Op::LAX,izy,5},
+  {Op::LDY,zpx,4}, {Op::LDA,zpx,4}, {Op::LDX,zpy,4}, {Op::LAX,zpy,4},
+  {Op::CLV,imp,2}, {Op::LDA,aby,4}, {Op::TSX,imp,2}, {Op::LAS,aby,4},
+  {Op::LDY,abx,4}, {Op::LDA,abx,4}, {Op::LDX,aby,4}, {Op::LAX,aby,4},
+  // 0xC0
+  {Op::CPY,imm,2}, {Op::CMP,izx,6}, {Op::NOP,imm,2}, {Op::DCP,izx,8},
+  {Op::CPY,zp ,3}, {Op::CMP,zp ,3}, {Op::DEC,zp ,5}, {Op::DCP,zp ,5},
+  {Op::INY,imp,2}, {Op::CMP,imm,2}, {Op::DEX,imp,2}, {Op::SBX,imm,2},
+  {Op::CPY,abs,4}, {Op::CMP,abs,4}, {Op::DEC,abs,6}, {Op::DCP,abs,6},
+  // 0xD0
+  {Op::BNE,rel,2}, {Op::CMP,izy,5}, {Op::JAM,imp,2}, {Op::DCP,izy,8},
+  {Op::NOP,zpx,4}, {Op::CMP,zpx,4}, {Op::DEC,zpx,6}, {Op::DCP,zpx,6},
+  {Op::CLD,imp,2}, {Op::CMP,aby,4}, {Op::NOP,imp,2}, {Op::DCP,aby,7},
+  {Op::NOP,abx,4}, {Op::CMP,abx,4}, {Op::DEC,abx,7}, {Op::DCP,abx,7},
+  // 0xE0
+  {Op::CPX,imm,2}, {Op::SBC,izx,6}, {Op::NOP,imm,2}, {Op::ISB,izx,8},
+  {Op::CPX,zp ,3}, {Op::SBC,zp ,3}, {Op::INC,zp ,5}, {Op::ISB,zp ,5},
+  {Op::INX,imp,2}, {Op::SBC,imm,2}, {Op::NOP,imp,2}, {Op::SBC,imm,2},
+  {Op::CPX,abs,4}, {Op::SBC,abs,4}, {Op::INC,abs,6}, {Op::ISB,abs,6},
+  // 0xF0
+  {Op::BEQ,rel,2}, {Op::SBC,izy,5}, {Op::JAM,imp,2}, {Op::ISB,izy,8},
+  {Op::NOP,zpx,4}, {Op::SBC,zpx,4}, {Op::INC,zpx,6}, {Op::ISB,zpx,6},
+  {Op::SED,imp,2}, {Op::SBC,aby,4}, {Op::NOP,imp,2}, {Op::ISB,aby,7},
+  {Op::NOP,abx,4}, {Op::SBC,abx,4}, {Op::INC,abx,7}, {Op::ISB,abx,7},
+};
+// clang-format on
+}  // namespace opcode_matrix
+
+using opcode_matrix::kOpcodes;
+
+//! How an instruction uses its memory operand.
+enum class Access : uint8_t { Read, Write, Modify };
+
+CULE_HD constexpr Access access_of(Op op) {
+  switch (op) {
+    case Op::STA:
+    case Op::STX:
+    case Op::STY:
+    case Op::SAX:
+    case Op::SHA:
+    case Op::SHX:
+    case Op::SHY:
+    case Op::TAS:
+    case Op::JMP: return Access::Write;
+    case Op::ASL:
+    case Op::LSR:
+    case Op::ROL:
+    case Op::ROR:
+    case Op::INC:
+    case Op::DEC:
+    case Op::SLO:
+    case Op::RLA:
+    case Op::SRE:
+    case Op::RRA:
+    case Op::DCP:
+    case Op::ISB: return Access::Modify;
+    default: return Access::Read;
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Flags
+
+CULE_HD CULE_FORCE_INLINE void set_nz(Cpu& cpu, uint8_t value) {
+  cpu.n_result = value;
+  cpu.z_result = value;
+}
+
+//! The status register P as pushed by PHP and BRK (B and bit 5 always read 1).
+CULE_HD inline uint8_t cpu_status(const Cpu& cpu) {
+  return static_cast<uint8_t>(0x30 | (cpu.n_result & 0x80) | (cpu.V << 6) | (cpu.D << 3) |
+                              (cpu.I << 2) | ((cpu.z_result == 0) << 1) | cpu.C);
+}
+
+//! Loads P as PLP and RTI do (B is not stored).
+CULE_HD inline void cpu_set_status(Cpu& cpu, uint8_t p) {
+  cpu.n_result = p & 0x80;
+  cpu.V = (p >> 6) & 1;
+  cpu.D = (p >> 3) & 1;
+  cpu.I = (p >> 2) & 1;
+  cpu.z_result = (p & 0x02) ? 0 : 1;
+  cpu.C = p & 1;
+}
+
+// ---------------------------------------------------------------------------
+// Arithmetic
+
+namespace detail {
+
+// ALE's two BCD tables: packed BCD to binary, and binary (mod 100) to BCD.
+CULE_HD CULE_FORCE_INLINE int bcd_to_binary(int t) { return (t >> 4) * 10 + (t & 0x0f); }
+// ALE indexes its binary-to-BCD table with the raw decimal difference; an
+// invalid-BCD operand can make that index negative, and ALE's table layout then
+// reads the BCD-to-binary table just below it.
+CULE_HD CULE_FORCE_INLINE uint8_t binary_to_bcd(int t) {
+  if (t < 0) return static_cast<uint8_t>(bcd_to_binary(256 + t));
+  return static_cast<uint8_t>((((t % 100) / 10) << 4) | (t % 10));
+}
+
+CULE_HD CULE_FORCE_INLINE void add_binary(Cpu& cpu, uint8_t operand) {
+  int signed_sum = int(int8_t(cpu.A)) + int(int8_t(operand)) + cpu.C;
+  cpu.V = signed_sum > 127 || signed_sum < -128;
+  int sum = cpu.A + operand + cpu.C;
+  cpu.A = static_cast<uint8_t>(sum);
+  cpu.C = sum > 0xff;
+  set_nz(cpu, cpu.A);
+}
+
+CULE_HD CULE_FORCE_INLINE void adc(Cpu& cpu, uint8_t operand) {
+  if (!cpu.D) {
+    add_binary(cpu, operand);
+    return;
+  }
+  uint8_t old_a = cpu.A;
+  int sum = bcd_to_binary(cpu.A) + bcd_to_binary(operand) + cpu.C;
+  cpu.C = sum > 99;
+  cpu.A = binary_to_bcd(sum & 0xff);
+  set_nz(cpu, cpu.A);
+  cpu.V = ((old_a ^ cpu.A) & 0x80) && ((cpu.A ^ operand) & 0x80);
+}
+
+CULE_HD CULE_FORCE_INLINE void sbc(Cpu& cpu, uint8_t operand) {
+  if (!cpu.D) {
+    add_binary(cpu, static_cast<uint8_t>(~operand));
+    return;
+  }
+  uint8_t old_a = cpu.A;
+  int borrow = cpu.C ? 0 : 1;
+  int difference = bcd_to_binary(cpu.A) - bcd_to_binary(operand) - borrow;
+  if (difference < 0) difference += 100;
+  cpu.A = binary_to_bcd(difference);
+  set_nz(cpu, cpu.A);
+  cpu.C = old_a >= operand + borrow;
+  cpu.V = ((old_a ^ cpu.A) & 0x80) && ((cpu.A ^ operand) & 0x80);
+}
+
+CULE_HD CULE_FORCE_INLINE void compare(Cpu& cpu, uint8_t reg, uint8_t operand) {
+  unsigned difference = unsigned(reg) - operand;
+  set_nz(cpu, static_cast<uint8_t>(difference));
+  cpu.C = !(difference & 0x100);
+}
+
+CULE_HD CULE_FORCE_INLINE uint8_t shift_left(Cpu& cpu, uint8_t value, uint8_t carry_in) {
+  cpu.C = value >> 7;
+  value = static_cast<uint8_t>((value << 1) | carry_in);
+  set_nz(cpu, value);
+  return value;
+}
+
+CULE_HD CULE_FORCE_INLINE uint8_t shift_right(Cpu& cpu, uint8_t value, uint8_t carry_in) {
+  cpu.C = value & 1;
+  value = static_cast<uint8_t>((value >> 1) | (carry_in << 7));
+  set_nz(cpu, value);
+  return value;
+}
+
+CULE_HD CULE_FORCE_INLINE void arr(Cpu& cpu, uint8_t operand) {
+  uint8_t value = cpu.A & operand;
+  uint8_t a = static_cast<uint8_t>((value >> 1) | (cpu.C << 7));
+  set_nz(cpu, a);
+  if (!cpu.D) {
+    cpu.C = (a >> 6) & 1;
+    cpu.V = ((a >> 6) ^ (a >> 5)) & 1;
+  } else {
+    // 64doc's decimal ARR: flags from the rotated value, then BCD fix-ups.
+    cpu.V = ((value ^ a) & 0x40) != 0;
+    if ((value & 0x0f) + (value & 0x01) > 0x05) a = (a & 0xf0) | ((a + 0x06) & 0x0f);
+    cpu.C = (value & 0xf0) + (value & 0x10) > 0x50;
+    if (cpu.C) a = static_cast<uint8_t>(a + 0x60);
+  }
+  cpu.A = a;
+}
+
+template <class Bus>
+CULE_HD CULE_FORCE_INLINE void push(Cpu& cpu, Bus& bus, uint8_t value) {
+  bus.write(0x0100 | cpu.SP, value);
+  cpu.SP--;
+}
+
+// The stack reads as ALE performs them: a dummy read at SP, then reads after
+// each increment.
+template <class Bus>
+CULE_HD CULE_FORCE_INLINE uint8_t pull_first(Cpu& cpu, Bus& bus) {
+  bus.read(0x0100 | cpu.SP);
+  cpu.SP++;
+  return bus.read(0x0100 | cpu.SP);
+}
+template <class Bus>
+CULE_HD CULE_FORCE_INLINE uint8_t pull_next(Cpu& cpu, Bus& bus) {
+  cpu.SP++;
+  return bus.read(0x0100 | cpu.SP);
+}
+
+template <class Bus>
+CULE_HD CULE_FORCE_INLINE uint16_t read_word_at_pc(Cpu& cpu, Bus& bus) {
+  uint16_t low = bus.read(cpu.PC);
+  uint16_t high = bus.read(static_cast<uint16_t>(cpu.PC + 1));
+  cpu.PC += 2;
+  return static_cast<uint16_t>(low | (high << 8));
+}
+
+CULE_HD CULE_FORCE_INLINE bool crosses_page(uint16_t a, uint16_t b) {
+  return ((a ^ b) & 0xff00) != 0;
+}
+
+// Executes one opcode whose table entry is known at compile time.
+template <int kOpcode, class Bus>
+CULE_HD CULE_FORCE_INLINE void execute(Cpu& cpu, Bus& bus) {
+  constexpr Opcode kInfo = kOpcodes[kOpcode];
+  constexpr Op kOp = kInfo.op;
+  constexpr AddressMode kMode = kInfo.mode;
+  constexpr Access kAccess = access_of(kOp);
+  constexpr bool kReads = kAccess != Access::Write;
+
+  cpu.cycles += kInfo.cycles;
+
+  // Effective address (and operand, for reads).
+  uint16_t address = 0;
+  uint8_t operand = 0;
+  if constexpr (kMode == AddressMode::Immediate || kMode == AddressMode::Relative) {
+    operand = bus.read(cpu.PC++);
+  } else if constexpr (kMode == AddressMode::Zero) {
+    address = bus.read(cpu.PC++);
+  } else if constexpr (kMode == AddressMode::ZeroX) {
+    address = static_cast<uint8_t>(bus.read(cpu.PC++) + cpu.X);
+  } else if constexpr (kMode == AddressMode::ZeroY) {
+    address = static_cast<uint8_t>(bus.read(cpu.PC++) + cpu.Y);
+  } else if constexpr (kMode == AddressMode::Absolute) {
+    if constexpr (kOp != Op::JSR) address = read_word_at_pc(cpu, bus);
+  } else if constexpr (kMode == AddressMode::AbsoluteX || kMode == AddressMode::AbsoluteY) {
+    uint16_t base = read_word_at_pc(cpu, bus);
+    address = static_cast<uint16_t>(base + (kMode == AddressMode::AbsoluteX ? cpu.X : cpu.Y));
+    if constexpr (kAccess == Access::Read) cpu.cycles += crosses_page(base, address);
+  } else if constexpr (kMode == AddressMode::Indirect) {
+    // The 6502's JMP ($xxFF) reads the high byte from $xx00.
+    uint16_t pointer = read_word_at_pc(cpu, bus);
+    uint16_t high_at = crosses_page(pointer, pointer + 1) ? static_cast<uint16_t>(pointer & 0xff00)
+                                                          : static_cast<uint16_t>(pointer + 1);
+    uint16_t low = bus.read(pointer);
+    address = static_cast<uint16_t>(low | (bus.read(high_at) << 8));
+  } else if constexpr (kMode == AddressMode::IndirectX) {
+    uint8_t pointer = static_cast<uint8_t>(bus.read(cpu.PC++) + cpu.X);
+    uint16_t low = bus.read(pointer);
+    address = static_cast<uint16_t>(low | (bus.read(pointer + 1) << 8));
+  } else if constexpr (kMode == AddressMode::IndirectY) {
+    uint8_t pointer = bus.read(cpu.PC++);
+    uint16_t low = bus.read(pointer);
+    uint16_t base = static_cast<uint16_t>(low | (bus.read(pointer + 1) << 8));
+    address = static_cast<uint16_t>(base + cpu.Y);
+    if constexpr (kAccess == Access::Read) cpu.cycles += crosses_page(base, address);
+  }
+  constexpr bool kMemoryOperand =
+      kMode != AddressMode::Implied && kMode != AddressMode::Accumulator &&
+      kMode != AddressMode::Immediate && kMode != AddressMode::Relative &&
+      kMode != AddressMode::Indirect && kOp != Op::JSR;
+  if constexpr (kMemoryOperand && kReads) operand = bus.read(address);
+
+  // The high byte of the target address plus one, for SHA/SHX/SHY/TAS.
+  const uint8_t high_plus_one = static_cast<uint8_t>((address >> 8) + 1);
+
+  switch (kOp) {
+    // Loads, stores, transfers
+    case Op::LDA:
+      cpu.A = operand;
+      set_nz(cpu, cpu.A);
+      break;
+    case Op::LDX:
+      cpu.X = operand;
+      set_nz(cpu, cpu.X);
+      break;
+    case Op::LDY:
+      cpu.Y = operand;
+      set_nz(cpu, cpu.Y);
+      break;
+    case Op::LAX:
+      cpu.A = cpu.X = operand;
+      set_nz(cpu, cpu.A);
+      break;
+    case Op::STA: bus.write(address, cpu.A); break;
+    case Op::STX: bus.write(address, cpu.X); break;
+    case Op::STY: bus.write(address, cpu.Y); break;
+    case Op::SAX: bus.write(address, cpu.A & cpu.X); break;
+    case Op::TAX:
+      cpu.X = cpu.A;
+      set_nz(cpu, cpu.X);
+      break;
+    case Op::TAY:
+      cpu.Y = cpu.A;
+      set_nz(cpu, cpu.Y);
+      break;
+    case Op::TXA:
+      cpu.A = cpu.X;
+      set_nz(cpu, cpu.A);
+      break;
+    case Op::TYA:
+      cpu.A = cpu.Y;
+      set_nz(cpu, cpu.A);
+      break;
+    case Op::TSX:
+      cpu.X = cpu.SP;
+      set_nz(cpu, cpu.X);
+      break;
+    case Op::TXS: cpu.SP = cpu.X; break;
+
+    // Logic and arithmetic
+    case Op::AND:
+      cpu.A &= operand;
+      set_nz(cpu, cpu.A);
+      break;
+    case Op::ORA:
+      cpu.A |= operand;
+      set_nz(cpu, cpu.A);
+      break;
+    case Op::EOR:
+      cpu.A ^= operand;
+      set_nz(cpu, cpu.A);
+      break;
+    case Op::BIT:
+      cpu.n_result = operand;
+      cpu.z_result = cpu.A & operand;
+      cpu.V = (operand >> 6) & 1;
+      break;
+    case Op::ADC: adc(cpu, operand); break;
+    case Op::SBC: sbc(cpu, operand); break;
+    case Op::CMP: compare(cpu, cpu.A, operand); break;
+    case Op::CPX: compare(cpu, cpu.X, operand); break;
+    case Op::CPY: compare(cpu, cpu.Y, operand); break;
+
+    // Read-modify-write
+    case Op::ASL:
+    case Op::ROL:
+    case Op::LSR:
+    case Op::ROR: {
+      uint8_t carry_in = (kOp == Op::ROL || kOp == Op::ROR) ? cpu.C : 0;
+      uint8_t value = kMode == AddressMode::Accumulator ? cpu.A : operand;
+      value = (kOp == Op::ASL || kOp == Op::ROL) ? shift_left(cpu, value, carry_in)
+                                                 : shift_right(cpu, value, carry_in);
+      if (kMode == AddressMode::Accumulator) {
+        cpu.A = value;
+      } else {
+        bus.write(address, value);
+      }
+      break;
+    }
+    case Op::INC:
+    case Op::DEC: {
+      uint8_t value = static_cast<uint8_t>(operand + (kOp == Op::INC ? 1 : -1));
+      bus.write(address, value);
+      set_nz(cpu, value);
+      break;
+    }
+    case Op::INX:
+      cpu.X++;
+      set_nz(cpu, cpu.X);
+      break;
+    case Op::INY:
+      cpu.Y++;
+      set_nz(cpu, cpu.Y);
+      break;
+    case Op::DEX:
+      cpu.X--;
+      set_nz(cpu, cpu.X);
+      break;
+    case Op::DEY:
+      cpu.Y--;
+      set_nz(cpu, cpu.Y);
+      break;
+
+    // Undocumented read-modify-write combinations
+    case Op::SLO: {
+      uint8_t value = shift_left(cpu, operand, 0);
+      bus.write(address, value);
+      cpu.A |= value;
+      set_nz(cpu, cpu.A);
+      break;
+    }
+    case Op::RLA: {
+      uint8_t value = shift_left(cpu, operand, cpu.C);
+      bus.write(address, value);
+      cpu.A &= value;
+      set_nz(cpu, cpu.A);
+      break;
+    }
+    case Op::SRE: {
+      uint8_t value = shift_right(cpu, operand, 0);
+      bus.write(address, value);
+      cpu.A ^= value;
+      set_nz(cpu, cpu.A);
+      break;
+    }
+    case Op::RRA: {
+      uint8_t value = shift_right(cpu, operand, cpu.C);
+      bus.write(address, value);
+      adc(cpu, value);
+      break;
+    }
+    case Op::DCP: {
+      uint8_t value = static_cast<uint8_t>(operand - 1);
+      bus.write(address, value);
+      compare(cpu, cpu.A, value);
+      break;
+    }
+    case Op::ISB: {
+      uint8_t value = static_cast<uint8_t>(operand + 1);
+      bus.write(address, value);
+      sbc(cpu, value);
+      break;
+    }
+
+    // Undocumented immediate and odd ones
+    case Op::ANC:
+      cpu.A &= operand;
+      set_nz(cpu, cpu.A);
+      cpu.C = cpu.A >> 7;
+      break;
+    case Op::ALR: cpu.A = shift_right(cpu, cpu.A & operand, 0); break;
+    case Op::ARR: arr(cpu, operand); break;
+    case Op::ANE:
+      cpu.A = (cpu.A | 0xee) & cpu.X & operand;
+      set_nz(cpu, cpu.A);
+      break;
+    case Op::LXA:
+      cpu.A = cpu.X = (cpu.A | 0xee) & operand;
+      set_nz(cpu, cpu.A);
+      break;
+    case Op::SBX: {
+      unsigned difference = unsigned(cpu.A & cpu.X) - operand;
+      cpu.X = static_cast<uint8_t>(difference);
+      set_nz(cpu, cpu.X);
+      cpu.C = !(difference & 0x100);
+      break;
+    }
+    case Op::LAS:
+      cpu.A = cpu.X = cpu.SP = cpu.SP & operand;
+      set_nz(cpu, cpu.A);
+      break;
+    case Op::SHA: bus.write(address, cpu.A & cpu.X & high_plus_one); break;
+    case Op::SHX: bus.write(address, cpu.X & high_plus_one); break;
+    case Op::SHY: bus.write(address, cpu.Y & high_plus_one); break;
+    case Op::TAS:
+      cpu.SP = cpu.A & cpu.X;
+      bus.write(address, cpu.A & cpu.X & high_plus_one);
+      break;
+    case Op::NOP: break;
+    case Op::JAM: cpu.jammed = 1; break;
+
+    // Flags
+    case Op::CLC: cpu.C = 0; break;
+    case Op::SEC: cpu.C = 1; break;
+    case Op::CLD: cpu.D = 0; break;
+    case Op::SED: cpu.D = 1; break;
+    case Op::CLI: cpu.I = 0; break;
+    case Op::SEI: cpu.I = 1; break;
+    case Op::CLV: cpu.V = 0; break;
+
+    // Branches
+    case Op::BPL:
+    case Op::BMI:
+    case Op::BVC:
+    case Op::BVS:
+    case Op::BCC:
+    case Op::BCS:
+    case Op::BNE:
+    case Op::BEQ: {
+      bool taken = kOp == Op::BPL   ? !(cpu.n_result & 0x80)
+                   : kOp == Op::BMI ? (cpu.n_result & 0x80) != 0
+                   : kOp == Op::BVC ? !cpu.V
+                   : kOp == Op::BVS ? cpu.V != 0
+                   : kOp == Op::BCC ? !cpu.C
+                   : kOp == Op::BCS ? cpu.C != 0
+                   : kOp == Op::BNE ? cpu.z_result != 0
+                                    : cpu.z_result == 0;
+      if (taken) {
+        uint16_t target = static_cast<uint16_t>(cpu.PC + int8_t(operand));
+        cpu.cycles += crosses_page(cpu.PC, target) ? 2 : 1;
+        cpu.PC = target;
+      }
+      break;
+    }
+
+    // Jumps, calls and the stack
+    case Op::JMP: cpu.PC = address; break;
+    case Op::JSR: {
+      uint8_t low = bus.read(cpu.PC++);
+      bus.read(0x0100 | cpu.SP);
+      // pushes the address of its own last byte; RTS adds the missing 1
+      push(cpu, bus, cpu.PC >> 8);
+      push(cpu, bus, cpu.PC & 0xff);
+      cpu.PC = static_cast<uint16_t>(low | (bus.read(cpu.PC) << 8));
+      break;
+    }
+    case Op::RTS: {
+      uint16_t low = pull_first(cpu, bus);
+      uint16_t high = pull_next(cpu, bus);
+      cpu.PC = static_cast<uint16_t>(low | (high << 8));
+      bus.read(cpu.PC++);
+      break;
+    }
+    case Op::BRK: {
+      bus.read(cpu.PC++);
+      push(cpu, bus, cpu.PC >> 8);
+      push(cpu, bus, cpu.PC & 0xff);
+      push(cpu, bus, cpu_status(cpu));
+      cpu.I = 1;
+      uint16_t low = bus.read(0xfffe);
+      cpu.PC = static_cast<uint16_t>(low | (bus.read(0xffff) << 8));
+      break;
+    }
+    case Op::RTI: {
+      cpu_set_status(cpu, pull_first(cpu, bus));
+      uint16_t low = pull_next(cpu, bus);
+      uint16_t high = pull_next(cpu, bus);
+      cpu.PC = static_cast<uint16_t>(low | (high << 8));
+      break;
+    }
+    case Op::PHA: push(cpu, bus, cpu.A); break;
+    case Op::PHP: push(cpu, bus, cpu_status(cpu)); break;
+    case Op::PLA:
+      cpu.A = pull_first(cpu, bus);
+      set_nz(cpu, cpu.A);
+      break;
+    case Op::PLP: cpu_set_status(cpu, pull_first(cpu, bus)); break;
+  }
+}
+
+}  // namespace detail
+
+// ---------------------------------------------------------------------------
+// Public entry points
+
+//! Puts the registers in ALE's power-on state and loads PC from $FFFC.
+//! Leaves cpu.cycles alone: the caller owns the time base.
+template <class Bus>
+CULE_HD inline void cpu_reset(Cpu& cpu, Bus& bus) {
+  uint32_t cycles = cpu.cycles;
+  cpu = Cpu{};
+  cpu.cycles = cycles;
+  cpu.SP = 0xff;
+  cpu.z_result = 1;  // Z clear
+  uint16_t low = bus.read(0xfffc);
+  cpu.PC = static_cast<uint16_t>(low | (bus.read(0xfffd) << 8));
+}
+
+//! Runs one instruction. A jammed core does nothing until cpu_reset.
+template <class Bus>
+CULE_HD CULE_FORCE_INLINE void cpu_step(Cpu& cpu, Bus& bus) {
+  if (cpu.jammed) return;
+  const uint8_t opcode = bus.read(cpu.PC++);
+  // clang-format off
+#define CULE_OPCODE_CASE(n) case n: detail::execute<n>(cpu, bus); break;
+#define CULE_OPCODE_CASE4(n) \
+  CULE_OPCODE_CASE(n) CULE_OPCODE_CASE(n + 1) CULE_OPCODE_CASE(n + 2) CULE_OPCODE_CASE(n + 3)
+#define CULE_OPCODE_CASE16(n) \
+  CULE_OPCODE_CASE4(n) CULE_OPCODE_CASE4(n + 4) CULE_OPCODE_CASE4(n + 8) CULE_OPCODE_CASE4(n + 12)
+  switch (opcode) {
+    CULE_OPCODE_CASE16(0x00) CULE_OPCODE_CASE16(0x10) CULE_OPCODE_CASE16(0x20)
+    CULE_OPCODE_CASE16(0x30) CULE_OPCODE_CASE16(0x40) CULE_OPCODE_CASE16(0x50)
+    CULE_OPCODE_CASE16(0x60) CULE_OPCODE_CASE16(0x70) CULE_OPCODE_CASE16(0x80)
+    CULE_OPCODE_CASE16(0x90) CULE_OPCODE_CASE16(0xa0) CULE_OPCODE_CASE16(0xb0)
+    CULE_OPCODE_CASE16(0xc0) CULE_OPCODE_CASE16(0xd0) CULE_OPCODE_CASE16(0xe0)
+    CULE_OPCODE_CASE16(0xf0)
+  }
+  // clang-format on
+#undef CULE_OPCODE_CASE16
+#undef CULE_OPCODE_CASE4
+#undef CULE_OPCODE_CASE
+}
+
+//! How a run of cpu_run_until_trap ended.
+struct CpuRunResult {
+  uint16_t pc = 0;            //!< program counter at the end
+  uint64_t instructions = 0;  //!< instructions executed
+  uint64_t cycles = 0;        //!< processor cycles, with ALE's timing
+  bool jammed = false;        //!< a JAM opcode halted the core
+  bool trapped = false;       //!< stopped early: an instruction left the PC where it was
+};
+
+//! Runs up to max_instructions instructions, stopping early on a JAM or when
+//! an instruction leaves the PC unchanged (a jump or branch to itself, the
+//! way test programs report their result).
+template <class Bus>
+CULE_HD inline CpuRunResult cpu_run_until_trap(Cpu& cpu, Bus& bus, uint64_t max_instructions) {
+  // A local copy lets the compiler keep registers out of memory the bus
+  // might alias.
+  Cpu local = cpu;
+  CpuRunResult result;
+  uint32_t cycles_before = local.cycles;
+  while (result.instructions < max_instructions && !local.jammed) {
+    const uint16_t pc = local.PC;
+    cpu_step(local, bus);
+    ++result.instructions;
+    if (local.PC == pc) {
+      result.trapped = !local.jammed;
+      break;
+    }
+    // cpu.cycles is 32 bits: fold it into the 64-bit total well before it wraps.
+    if ((result.instructions & 0xfffff) == 0) {
+      result.cycles += uint32_t(local.cycles - cycles_before);
+      cycles_before = local.cycles;
+    }
+  }
+  result.cycles += uint32_t(local.cycles - cycles_before);
+  result.pc = local.PC;
+  result.jammed = local.jammed != 0;
+  cpu = local;
+  return result;
+}
+
+}  // namespace cule
