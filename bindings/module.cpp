@@ -1,5 +1,6 @@
 // cule._core: the pybind11 module. Thin: converts types, releases the GIL
 // around emulation, maps cule's exceptions to Python's.
+#include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
@@ -15,6 +16,21 @@ cule::FlatMachine flat_machine_from_bytes(const py::bytes& image, uint16_t load_
   const std::string data = image;
   return cule::FlatMachine(reinterpret_cast<const uint8_t*>(data.data()), data.size(),
                            load_address);
+}
+
+// A read-only numpy view of memory owned by `owner` (kept alive by the view).
+py::array_t<uint8_t> view(const uint8_t* data, std::vector<py::ssize_t> shape, py::handle owner) {
+  py::array_t<uint8_t> array(shape, data, owner);
+  py::detail::array_proxy(array.ptr())->flags &= ~py::detail::npy_api::NPY_ARRAY_WRITEABLE_;
+  return array;
+}
+
+cule::Rom rom_from(const py::object& rom) {
+  if (py::isinstance<py::bytes>(rom)) {
+    const std::string data = rom.cast<py::bytes>();
+    return cule::Rom::from_bytes(reinterpret_cast<const uint8_t*>(data.data()), data.size());
+  }
+  return cule::Rom::load(py::str(rom).cast<std::string>());
 }
 
 }  // namespace
@@ -61,6 +77,57 @@ PYBIND11_MODULE(_core, m) {
         const auto& memory = machine.memory();
         return py::bytes(reinterpret_cast<const char*>(memory.data()), memory.size());
       });
+
+  py::class_<cule::Console::Snapshot>(m, "ConsoleState",
+                                      "A snapshot of a Console, for restore_state.");
+
+  py::class_<cule::Console>(m, "Console", R"doc(
+One Atari 2600, driven the way ALE drives its own: built from a ROM (a path or
+the image's bytes) and reset as ALE's loadROM does; act(action) emulates one
+frame with one of ALE's 18 actions.)doc")
+      .def(py::init([](const py::object& rom) { return cule::Console(rom_from(rom)); }),
+           py::arg("rom"))
+      .def("reset", &cule::Console::reset, py::call_guard<py::gil_scoped_release>(),
+           "ALE's reset_game sequence.")
+      .def("act", &cule::Console::act, py::arg("action"), py::call_guard<py::gil_scoped_release>(),
+           "Emulate one frame with action 0-17.")
+      .def_property_readonly("game", [](const cule::Console& c) { return c.rom().name(); })
+      .def_property_readonly("md5", [](const cule::Console& c) { return c.rom().md5(); })
+      .def_property_readonly(
+          "mapper", [](const cule::Console& c) { return cule::mapper_name(c.rom().mapper()); })
+      .def_property_readonly("frame_number", &cule::Console::frame_number)
+      .def(
+          "screen",
+          [](py::object self) {
+            const auto& c = self.cast<const cule::Console&>();
+            return view(c.screen(), {c.height(), c.width()}, self);
+          },
+          "The last frame as palette indices, shape (height, 160); a read-only view.")
+      .def(
+          "screen_rgb",
+          [](const cule::Console& c) {
+            py::array_t<uint8_t> out({c.height(), c.width(), 3});
+            c.screen_rgb(out.mutable_data());
+            return out;
+          },
+          "The last frame as RGB, shape (height, 160, 3), as ALE's getScreenRGB.")
+      .def(
+          "screen_grayscale",
+          [](const cule::Console& c) {
+            py::array_t<uint8_t> out({c.height(), c.width()});
+            c.screen_grayscale(out.mutable_data());
+            return out;
+          },
+          "The last frame as luminance, shape (height, 160), as ALE's getScreenGrayscale.")
+      .def(
+          "ram",
+          [](py::object self) {
+            const auto& c = self.cast<const cule::Console&>();
+            return view(c.ram(), {128}, self);
+          },
+          "The 128 bytes of RIOT RAM; a read-only view.")
+      .def("clone_state", &cule::Console::clone_state)
+      .def("restore_state", &cule::Console::restore_state, py::arg("state"));
 
   m.def("cuda_device_count", &cule::cuda_device_count,
         "Number of usable CUDA devices (0 without CUDA support, driver or device).");

@@ -1,0 +1,118 @@
+// A single Atari 2600 with ALE's controls: load a ROM, reset, act frame by
+// frame, read the screen and RAM. The emulation is kernels/console.hpp.
+#pragma once
+
+#include <cstdint>
+#include <random>
+#include <vector>
+
+#include "cule/rom.hpp"
+#include "kernels/console.hpp"
+
+namespace cule {
+
+//! ALE's actions for player A (ale_py.Action), 0-17.
+enum class Action : uint8_t {
+  NOOP,
+  FIRE,
+  UP,
+  RIGHT,
+  LEFT,
+  DOWN,
+  UPRIGHT,
+  UPLEFT,
+  DOWNRIGHT,
+  DOWNLEFT,
+  UPFIRE,
+  RIGHTFIRE,
+  LEFTFIRE,
+  DOWNFIRE,
+  UPRIGHTFIRE,
+  UPLEFTFIRE,
+  DOWNRIGHTFIRE,
+  DOWNLEFTFIRE,
+};
+constexpr int kNumActions = 18;
+
+//! One console, set up and driven the way ALE's ALEInterface drives its own.
+class Console {
+ public:
+  //! Builds the console as ALE's loadROM does, ending with an ALE reset.
+  explicit Console(Rom rom);
+
+  //! ALE's reset_game: system reset, 60 no-op frames, RESET held 4 frames,
+  //! the game's mode, RESET again, the game's starting actions.
+  void reset();
+
+  //! Emulates one frame with player A's `action` (0-17). Throws cule::Error
+  //! for an action out of range.
+  void act(int action);
+
+  const Rom& rom() const { return rom_; }
+  //! The game's properties, with the format ALE detected.
+  const GameProperties& properties() const { return properties_; }
+  int width() const { return kScreenWidth; }
+  int height() const { return height_; }
+  //! The last frame as NTSC/PAL palette indices, height() x width().
+  const uint8_t* screen() const { return frames_.current(state_.tia); }
+  //! The last frame as RGB, height() x width() x 3, as ALE's getScreenRGB.
+  void screen_rgb(uint8_t* out) const;
+  //! The last frame as luminance, height() x width(), as ALE's getScreenGrayscale.
+  void screen_grayscale(uint8_t* out) const;
+  //! The 128 bytes of RIOT RAM.
+  const uint8_t* ram() const { return state_.riot.ram; }
+  //! Frames emulated by act() since the console was built.
+  uint64_t frame_number() const { return frame_number_; }
+
+  // The controller events ALE sends (its Event table), before they reach
+  // the ports through the game's controllers.
+  struct JoystickEvents {
+    bool up, down, left, right, fire;
+  };
+  struct AleEvents {
+    JoystickEvents joystick[2];    // left jack (player A), right jack
+    int32_t paddle_resistance[4];  // paddles 0-3; 0 until ALE first sets them
+    bool paddle_fire[4];
+    bool reset, select;
+    bool difficulty_set;  // ALE's environment drives the difficulty switches
+  };
+  //! Controller and switch positions (ALE keeps them between frames).
+  struct Controls {
+    AleEvents events;
+    uint8_t switches;  // port B switch positions
+    int32_t left_paddle, right_paddle;
+  };
+
+  //! The whole emulator state: console, frame buffers, system RNG, controls.
+  struct Snapshot {
+    ConsoleState state;
+    std::vector<uint8_t> frames;
+    std::mt19937 rng;
+    Controls controls;
+    uint64_t frame_number;
+  };
+  Snapshot clone_state() const;
+  void restore_state(const Snapshot& snapshot);
+
+  //! The emulator state, for tests and tools.
+  const ConsoleState& state() const { return state_; }
+
+ private:
+  void system_reset();
+  void set_events(int action, bool reset_switch, bool select_switch);
+  ConsoleInputs hardware_inputs();
+  void run_frames(int action, bool reset_switch, int count);
+
+  Rom rom_;
+  GameProperties properties_{};  // with the detected format and height
+  ConsoleConfig config_{};
+  int height_ = 0;
+  std::vector<uint8_t> pixels_;
+  FrameBuffers frames_{};
+  ConsoleState state_{};
+  std::mt19937 rng_;  // ALE's system RNG
+  Controls controls_{};
+  uint64_t frame_number_ = 0;
+};
+
+}  // namespace cule

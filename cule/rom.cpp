@@ -1,0 +1,46 @@
+#include "cule/rom.hpp"
+
+#include <fstream>
+#include <iterator>
+
+#include "cule/cartridge_detect.hpp"
+#include "cule/error.hpp"
+#include "cule/md5.hpp"
+
+namespace cule {
+
+Rom Rom::load(const std::string& path) {
+  std::ifstream file(path, std::ios::binary);
+  if (!file) throw FileError("path: cannot open ROM file '" + path + "' for reading");
+  const std::vector<uint8_t> data((std::istreambuf_iterator<char>(file)),
+                                  std::istreambuf_iterator<char>());
+  std::string name = path;
+  const size_t slash = name.find_last_of('/');
+  if (slash != std::string::npos) name = name.substr(slash + 1);
+  const size_t dot = name.find_last_of('.');
+  if (dot != std::string::npos && dot > 0) name = name.substr(0, dot);
+  return from_bytes(data.data(), data.size(), name);
+}
+
+Rom Rom::from_bytes(const uint8_t* data, size_t size, const std::string& name) {
+  if (size == 0) throw Error("rom: '" + name + "' is empty; expected a 2600 cartridge image");
+  Rom rom;
+  rom.image_.assign(data, data + size);
+  rom.md5_ = md5_hex(data, size);
+  rom.name_ = name;
+  if (const GameProperties* known = find_game_properties(rom.md5_.c_str())) {
+    rom.properties_ = *known;
+    rom.known_ = known->in_database;
+    rom.name_ = known->rom_id;
+  } else {
+    rom.properties_ = default_game_properties();
+  }
+  try {
+    rom.mapper_ = select_mapper(data, size, rom.md5_, rom.properties_.cartridge_type);
+  } catch (const Error& error) {
+    throw Error("rom: '" + name + "' (" + std::to_string(size) + " bytes): " + error.what());
+  }
+  return rom;
+}
+
+}  // namespace cule

@@ -1,0 +1,194 @@
+// The Atari 2600 as ALE emulates it: the 6507, the RIOT, the TIA and the
+// cartridge on the 13-bit bus, and the frame loop.
+//
+// Usage:
+//   cule::ConsoleState console{};                 // trivially copyable state
+//   cule::console_power_on(console, config, frames, ram_draws, timer_draw, cart_fill);
+//   cule::console_system_reset(console, config, frames, timer_draw, cart_fill);
+//   cule::console_run_frame(console, config, frames, inputs);  // one TV frame
+//
+// Randomness: ALE fills RIOT RAM, the RIOT timer and cartridge RAM from its
+// system RNG; the caller makes those draws (host or device) and passes them.
+#pragma once
+
+#include <cstdint>
+
+#include "kernels/cartridge.hpp"
+#include "kernels/hd.hpp"
+#include "kernels/m6502.hpp"
+#include "kernels/riot.hpp"
+#include "kernels/tia.hpp"
+
+namespace cule {
+
+//! ALE runs at most this many instructions for one frame.
+constexpr int kMaxInstructionsPerFrame = 25000;
+
+//! Per-ROM read-only configuration, shared by every console of a batch.
+struct ConsoleConfig {
+  TiaConfig tia;
+  Mapper mapper;
+  const uint8_t* rom;  // the cartridge image (device memory on the GPU)
+  uint32_t rom_size;
+};
+
+//! What the players and the console switches do during a frame.
+struct ConsoleInputs {
+  uint8_t swcha;  //!< port A: joystick directions (and paddle buttons), 0 = pressed
+  uint8_t swchb;  //!< port B: console switches
+  TiaInputs tia;  //!< fire buttons and paddle resistances
+};
+
+//! Cartridge state large enough for every supported scheme (E7 has 2 KiB RAM).
+using ConsoleCartridge = BasicCartridgeState<kE7RamBytes>;
+
+//! One console. Trivially copyable: clone and restore are copies (the frame
+//! buffers live outside it).
+struct ConsoleState {
+  Cpu cpu;
+  Riot riot;
+  Tia tia;
+  ConsoleCartridge cart;
+  uint8_t data_bus;              // last value on the data bus
+  uint8_t last_access_was_read;  // for WSYNC
+  uint8_t stop;                  // the frame ended: stop after this instruction
+};
+
+//! The 6507's view of the machine. ALE decodes 64-byte pages of the 13-bit
+//! bus: A12 selects the cartridge; otherwise A7 clear is the TIA, A7 set with
+//! A9 clear is RIOT RAM and A7, A9 set the RIOT's ports and timer. Devices
+//! see the CPU's full 16-bit address.
+struct ConsoleBus {
+  ConsoleState& c;
+  const ConsoleConfig& config;
+  const FrameBuffers& frames;
+  const ConsoleInputs& inputs;
+
+  CULE_HD uint8_t read(uint16_t address) {
+    const uint16_t a = address & 0x1FFF;
+    uint8_t value;
+    if (a & 0x1000) {
+      value = cartridge_read(c.cart, config.mapper, config.rom, address, c.cpu.cycles);
+    } else if (cartridge_snoops(config.mapper) &&
+               cartridge_snoop_read(c.cart, config.mapper, config.rom, address, value)) {
+      // the cartridge answers in place of the TIA (3F)
+    } else if (!(a & 0x0080)) {
+      value = tia_read(c.tia, frames, address, c.cpu.cycles, c.data_bus, inputs.tia);
+    } else if (a & 0x0200) {
+      value = riot_read_io(c.riot, address, c.cpu.cycles, inputs.swcha, inputs.swchb);
+    } else {
+      value = c.riot.ram[a & 0x7F];
+    }
+    c.data_bus = value;
+    c.last_access_was_read = 1;
+    return value;
+  }
+
+  CULE_HD void write(uint16_t address, uint8_t value) {
+    const uint16_t a = address & 0x1FFF;
+    if (a & 0x1000) {
+      if (cartridge_write(c.cart, config.mapper, address, value)) write_tia(address, value);
+    } else {
+      if (cartridge_snoops(config.mapper)) {
+        cartridge_snoop_write(c.cart, config.mapper, address, value);
+      }
+      if (!(a & 0x0080)) {
+        write_tia(address, value);
+      } else if (a & 0x0200) {
+        riot_write_io(c.riot, address, value, c.cpu.cycles);
+      } else {
+        c.riot.ram[a & 0x7F] = value;
+      }
+    }
+    c.data_bus = value;
+    c.last_access_was_read = 0;
+  }
+
+  CULE_HD void write_tia(uint16_t address, uint8_t value) {
+    const TiaWriteEffect effect =
+        tia_write(c.tia, config.tia, frames, address, value, c.cpu.cycles, c.last_access_was_read);
+    c.cpu.cycles += effect.wait_cycles;
+    if (effect.end_frame) {
+      c.stop = 1;
+      c.tia.partial_frame = 0;
+    }
+  }
+};
+
+//! Sets the system cycle counter back to zero, as ALE's System::resetCycles.
+CULE_HD inline void console_rebase_cycles(ConsoleState& c, const ConsoleConfig& config) {
+  const uint32_t cycles = c.cpu.cycles;
+  riot_rebase_cycles(c.riot, cycles);
+  tia_rebase_cycles(c.tia, cycles);
+  cartridge_rebase_cycles(c.cart, config.mapper, cycles);
+  c.cpu.cycles = 0;
+}
+
+//! ALE's System::reset: devices to their reset state, then the CPU from the
+//! reset vector. `timer_draw` and `cart_fill` are this reset's system RNG
+//! draws (the RIOT's, then one byte per cartridge RAM byte).
+CULE_HD inline void console_system_reset(ConsoleState& c, const ConsoleConfig& config,
+                                         const FrameBuffers& frames, uint32_t timer_draw,
+                                         const uint8_t* cart_fill) {
+  console_rebase_cycles(c, config);
+  riot_reset(c.riot, timer_draw);
+  // The TIA keeps which buffer it draws into and whether a frame is under way.
+  const Tia previous = c.tia;
+  tia_reset(c.tia, config.tia, frames, c.cpu.cycles);
+  c.tia.current_buffer = previous.current_buffer;
+  c.tia.partial_frame = previous.partial_frame;
+  c.tia.frame_greyed = previous.frame_greyed;
+  c.tia.scanline_count_for_last_frame = previous.scanline_count_for_last_frame;
+  c.tia.current_scanline = previous.current_scanline;
+  cartridge_reset(c.cart, config.mapper, cart_fill, c.cpu.cycles);
+  const ConsoleInputs idle{
+      0xFF,
+      0xFF,
+      {0, {kMaximumResistance, kMaximumResistance, kMaximumResistance, kMaximumResistance}}};
+  ConsoleBus bus{c, config, frames, idle};
+  cpu_reset(c.cpu, bus);
+}
+
+//! A console as ALE builds it: RIOT RAM from 128 draws, the RIOT's timer from
+//! the next, a fresh cartridge, and the first System::reset.
+CULE_HD inline void console_power_on(ConsoleState& c, const ConsoleConfig& config,
+                                     const FrameBuffers& frames, const uint8_t* ram_draws,
+                                     uint32_t construction_timer_draw, uint32_t reset_timer_draw,
+                                     const uint8_t* cart_fill) {
+  c = ConsoleState{};
+  for (int i = 0; i < 128; ++i) c.riot.ram[i] = ram_draws[i];
+  riot_reset(c.riot, construction_timer_draw);
+  cartridge_power_on(c.cart, config.mapper, config.rom_size, nullptr, 0);
+  c.cpu.SP = 0xFF;
+  console_system_reset(c, config, frames, reset_timer_draw, cart_fill);
+}
+
+//! Runs the console for one TV frame (ALE's TIA::update): up to 25,000
+//! instructions, until the TIA reports the end of the frame.
+CULE_HD inline void console_run_frame(ConsoleState& c, const ConsoleConfig& config,
+                                      const FrameBuffers& frames, const ConsoleInputs& inputs) {
+  Tia& tia = c.tia;
+  if (!tia.partial_frame) {
+    // Keep the beam's place on its scanline: games may position objects
+    // during VSYNC.
+    const uint32_t clocks = tia_clocks_into_frame(tia, c.cpu.cycles) % kClocksPerScanline;
+    console_rebase_cycles(c, config);
+    tia_start_frame(tia, config.tia, int32_t(clocks));
+  }
+  tia.partial_frame = 1;
+  c.stop = 0;
+  ConsoleBus bus{c, config, frames, inputs};
+  for (int n = 0; n < kMaxInstructionsPerFrame && !c.stop && !c.cpu.jammed; ++n) {
+    cpu_step(c.cpu, bus);
+  }
+  tia.current_scanline = int32_t(tia_clocks_into_frame(tia, c.cpu.cycles) / kClocksPerScanline);
+  if (tia.partial_frame) {
+    if (!tia.frame_greyed) tia_grey_out_frame(tia, config.tia, frames, c.cpu.cycles);
+    tia.frame_greyed = 1;
+  } else {
+    tia.scanline_count_for_last_frame = tia.current_scanline;
+    tia.frame_greyed = 0;
+  }
+}
+
+}  // namespace cule
