@@ -85,8 +85,12 @@ PYBIND11_MODULE(_core, m) {
 One Atari 2600, driven the way ALE drives its own: built from a ROM (a path or
 the image's bytes) and reset as ALE's loadROM does; act(action) emulates one
 frame with one of ALE's 18 actions.)doc")
-      .def(py::init([](const py::object& rom) { return cule::Console(rom_from(rom)); }),
-           py::arg("rom"))
+      .def(py::init([](const py::object& rom, uint32_t seed) {
+             return cule::Console(rom_from(rom), seed);
+           }),
+           py::arg("rom"), py::arg("seed") = 0)
+      .def_property("mode", &cule::Console::mode, &cule::Console::set_mode,
+                    "The game mode used from the next reset (ALE's default at first).")
       .def("reset", &cule::Console::reset, py::call_guard<py::gil_scoped_release>(),
            "ALE's reset_game sequence.")
       .def("act", &cule::Console::act, py::arg("action"), py::call_guard<py::gil_scoped_release>(),

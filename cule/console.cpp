@@ -43,6 +43,10 @@ constexpr int32_t kPaddleDelta = 23000;
 constexpr int32_t kPaddleMin = 27450;
 constexpr int32_t kPaddleMax = 790196;
 
+// Games whose ALE settings make every firing action illegal; ALE turns an
+// illegal action into NOOP (direction included).
+bool fire_is_illegal(const std::string& game) { return game == "lost_luggage" || game == "skiing"; }
+
 // Games whose ALE settings raise the paddle range (modifyEnvironmentSettings).
 int32_t paddle_max(const std::string& game) {
   if (game == "backgammon") return 1000000;
@@ -62,7 +66,9 @@ uint8_t power_on_switches(const GameProperties& properties) {
 
 }  // namespace
 
-Console::Console(Rom rom) : rom_(std::move(rom)), rng_(kAleSystemSeed) {
+Console::Console(Rom rom, uint32_t seed)
+    : rom_(std::move(rom)), rng_(kAleSystemSeed), env_rng_(seed) {
+  if (const GameModes* modes = find_game_modes(rom_.name())) mode_ = modes->default_mode;
   properties_ = rom_.properties();
   // The database's height (the table holds it after the PAL 210 -> 250 rule).
   const bool raised_for_pal = properties_.format == TvFormat::PAL &&
@@ -129,12 +135,16 @@ void Console::system_reset() {
                        cart_fill.empty() ? nullptr : cart_fill.data());
 }
 
-void Console::set_events(int action, bool reset_switch, bool select_switch) {
+void Console::set_events(int action, Switch held) {
   const Action a = static_cast<Action>(action);
+  const AleEvents previous = controls_.events;
   controls_.events = AleEvents{};
-  controls_.events.reset = reset_switch;
-  controls_.events.select = select_switch;
+  // Paddle resistances stay as ALE last set them.
+  for (int i = 0; i < 4; ++i) controls_.events.paddle_resistance[i] = previous.paddle_resistance[i];
+  controls_.events.reset = held == Switch::Reset;
+  controls_.events.select = held == Switch::Select;
   controls_.events.difficulty_set = true;
+  if (held == Switch::Select) return;  // pressSelect leaves the controllers alone
   if (uses_paddles(properties_)) {
     // ALE moves player A's paddle by a fixed step per frame; right turns it
     // towards lower resistance.
@@ -209,10 +219,10 @@ ConsoleInputs Console::hardware_inputs() {
   return inputs;
 }
 
-void Console::run_frames(int action, bool reset_switch, int count) {
+void Console::run_frames(int action, Switch held, int count) {
   // ALE applies a paddle action (a paddle move) on every frame it emulates.
   for (int i = 0; i < count; ++i) {
-    if (i == 0 || uses_paddles(properties_)) set_events(action, reset_switch, false);
+    if (i == 0 || (uses_paddles(properties_) && held != Switch::Select)) set_events(action, held);
     const ConsoleInputs inputs = hardware_inputs();
     console_run_frame(state_, config_, frames_, inputs);
   }
@@ -221,17 +231,70 @@ void Console::run_frames(int action, bool reset_switch, int count) {
 void Console::reset() {
   controls_.left_paddle = controls_.right_paddle = (kPaddleMin + paddle_max(rom_.name())) / 2;
   system_reset();
-  run_frames(0, false, kResetNoopFrames);
-  run_frames(0, true, kResetSwitchFrames);
-  run_frames(0, true, kResetSwitchFrames);
+  run_frames(0, Switch::None, kResetNoopFrames);
+  soft_reset();
+  if (find_game_modes(rom_.name())) set_game_mode(rom_.name(), mode_, *this);
+  soft_reset();
+  if (const GameModes* modes = find_game_modes(rom_.name())) {
+    for (int action : modes->starting_actions) {
+      if (action == kAleResetAction) {
+        run_frames(0, Switch::Reset, 1);
+      } else {
+        run_frames(action, Switch::None, 1);
+      }
+    }
+  }
 }
+
+void Console::set_mode(int mode) {
+  const GameModes* modes = find_game_modes(rom_.name());
+  const bool available =
+      modes ? std::find(modes->modes.begin(), modes->modes.end(), mode) != modes->modes.end()
+            : mode == 0;
+  if (!available) {
+    std::string list;
+    if (modes) {
+      for (int m : modes->modes) list += (list.empty() ? "" : ", ") + std::to_string(m);
+    } else {
+      list = "0";
+    }
+    throw Error("mode: " + std::to_string(mode) + " is not a mode of '" + rom_.name() +
+                "'; expected one of " + list);
+  }
+  mode_ = mode;
+}
+
+uint8_t Console::read_ram(uint16_t address) { return state_.riot.ram[address & 0x7F]; }
+
+uint8_t Console::read_mapped(uint16_t address) {
+  // A side-effect-free look through the bus, as ALE's System::peek of RAM or
+  // a cartridge RAM read port.
+  ConsoleState copy = state_;
+  const ConsoleInputs inputs = hardware_inputs();
+  ConsoleBus bus{copy, config_, frames_, inputs};
+  return bus.read(address);
+}
+
+void Console::press_select(int frames) {
+  run_frames(0, Switch::Select, frames);
+  run_frames(0, Switch::None, 1);
+}
+
+void Console::soft_reset() { run_frames(0, Switch::Reset, kResetSwitchFrames); }
+
+uint32_t Console::env_rng_next() { return env_rng_(); }
 
 void Console::act(int action) {
   if (action < 0 || action >= kNumActions) {
     throw Error("action: " + std::to_string(action) + " is out of range; expected 0-" +
                 std::to_string(kNumActions - 1));
   }
-  run_frames(action, false, 1);
+  // ALE draws twice per frame for sticky actions (players A and B), even
+  // when the repeat probability is zero.
+  env_rng_();
+  env_rng_();
+  if (fire_is_illegal(rom_.name()) && fires(static_cast<Action>(action))) action = 0;
+  run_frames(action, Switch::None, 1);
   ++frame_number_;
 }
 
@@ -250,7 +313,7 @@ void Console::screen_grayscale(uint8_t* out) const {
 }
 
 Console::Snapshot Console::clone_state() const {
-  return Snapshot{state_, pixels_, rng_, controls_, frame_number_};
+  return Snapshot{state_, pixels_, rng_, env_rng_, controls_, frame_number_};
 }
 
 void Console::restore_state(const Snapshot& snapshot) {
@@ -261,6 +324,7 @@ void Console::restore_state(const Snapshot& snapshot) {
   state_ = snapshot.state;
   pixels_ = snapshot.frames;
   rng_ = snapshot.rng;
+  env_rng_ = snapshot.env_rng;
   controls_ = snapshot.controls;
   frame_number_ = snapshot.frame_number;
 }

@@ -6,6 +6,7 @@
 #include <random>
 #include <vector>
 
+#include "cule/game_modes.hpp"
 #include "cule/rom.hpp"
 #include "kernels/console.hpp"
 
@@ -35,18 +36,27 @@ enum class Action : uint8_t {
 constexpr int kNumActions = 18;
 
 //! One console, set up and driven the way ALE's ALEInterface drives its own.
-class Console {
+class Console : private ResetContext {
  public:
   //! Builds the console as ALE's loadROM does, ending with an ALE reset.
-  explicit Console(Rom rom);
+  //! `seed` is ALE's "random_seed": it seeds the environment RNG that ALE
+  //! draws from on every act (and that Adventure's mode selection uses).
+  explicit Console(Rom rom, uint32_t seed = 0);
 
   //! ALE's reset_game: system reset, 60 no-op frames, RESET held 4 frames,
-  //! the game's mode, RESET again, the game's starting actions.
+  //! the game's mode selection, RESET again, the game's starting actions.
   void reset();
 
-  //! Emulates one frame with player A's `action` (0-17). Throws cule::Error
-  //! for an action out of range.
-  void act(int action);
+  //! Emulates one frame with player A's `action` (0-17), as ALE's act with
+  //! frame skip 1 and no sticky actions. Throws cule::Error for an action out
+  //! of range.
+  void act(int action) override;
+
+  //! The game mode selected at reset (ALE's default until set_mode).
+  int mode() const { return mode_; }
+  //! Selects the game mode used from the next reset on. Throws cule::Error
+  //! for a mode the game does not have.
+  void set_mode(int mode);
 
   const Rom& rom() const { return rom_; }
   //! The game's properties, with the format ALE detected.
@@ -88,6 +98,7 @@ class Console {
     ConsoleState state;
     std::vector<uint8_t> frames;
     std::mt19937 rng;
+    std::mt19937 env_rng;
     Controls controls;
     uint64_t frame_number;
   };
@@ -98,10 +109,20 @@ class Console {
   const ConsoleState& state() const { return state_; }
 
  private:
+  // Console switches held during emulated frames.
+  enum class Switch { None, Reset, Select };
+
   void system_reset();
-  void set_events(int action, bool reset_switch, bool select_switch);
+  void set_events(int action, Switch held);
   ConsoleInputs hardware_inputs();
-  void run_frames(int action, bool reset_switch, int count);
+  void run_frames(int action, Switch held, int count);
+
+  // ResetContext: the primitives of ALE's per-game mode selection.
+  uint8_t read_ram(uint16_t address) override;
+  uint8_t read_mapped(uint16_t address) override;
+  void press_select(int frames) override;
+  void soft_reset() override;
+  uint32_t env_rng_next() override;
 
   Rom rom_;
   GameProperties properties_{};  // with the detected format and height
@@ -110,7 +131,9 @@ class Console {
   std::vector<uint8_t> pixels_;
   FrameBuffers frames_{};
   ConsoleState state_{};
-  std::mt19937 rng_;  // ALE's system RNG
+  std::mt19937 rng_;      // ALE's system RNG
+  std::mt19937 env_rng_;  // ALE's environment RNG (sticky actions)
+  int mode_ = 0;
   Controls controls_{};
   uint64_t frame_number_ = 0;
 };

@@ -73,7 +73,7 @@ def compare(rom_path: str, frames: int, seed: int, picture_dir: pathlib.Path | N
     from ale_py import Action
 
     ale = _make_ale(rom_path, seed)
-    console = cule.Console(rom_path)
+    console = cule.Console(rom_path, seed=seed)
     result = DiffResult(console.game, console.mapper, seed, 0, None)
     rng = np.random.default_rng(seed)
 

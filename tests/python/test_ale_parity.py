@@ -20,16 +20,8 @@ TESTDATA = pathlib.Path(
 )
 FRAMES = int(os.environ.get("CULE_PARITY_FRAMES", "2000"))
 
-# The games whose reset sequence cule reproduces so far (ALE's per-game mode
-# selection and starting actions are not all in yet); the full table, with
-# the first divergence of every other game, comes from
-# `python -m cule.ale_diff --all`.
-PARITY_GAMES = """
-amidar assault atlantis2 blackjack boxing breakout carnival donkey_kong earthworld
-fishing_derby jamesbond kangaroo keystone_kapers koolaid krull kung_fu_master laser_gates
-miniature_golf montezuma_revenge phoenix qbert riverraid road_runner robotank seaquest
-solaris star_gunner superman tetris time_pilot trondead venture wizard_of_wor
-""".split()
+# Every game ALE has settings for (104 of the 108 ROMs ale-py ships).
+GAMES = ale_diff.supported_rom_ids()
 
 
 def _assert_identical(result):
@@ -44,7 +36,11 @@ def test_tetris_from_the_shared_testdata():
     _assert_identical(ale_diff.compare(str(TESTDATA / "roms" / "tetris.bin"), FRAMES, seed=0))
 
 
-@pytest.mark.parametrize("game", PARITY_GAMES)
+def test_every_game_with_ale_settings_is_covered():
+    assert len(GAMES) == 104
+
+
+@pytest.mark.parametrize("game", GAMES)
 def test_game_matches_ale(game):
     from ale_py import roms
 

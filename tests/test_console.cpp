@@ -1,0 +1,104 @@
+// The console on the project's own test cartridges (roms/*.asm), whose
+// expected results come from the 6532 datasheet and the Stella Programmer's
+// Guide, and cule::Console's input checks.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "cule/console.hpp"
+#include "cule/error.hpp"
+#include "testdata.hpp"
+
+namespace cule {
+namespace {
+
+Rom cartridge(const std::string& name) {
+  return Rom::load(std::string(CULE_CARTRIDGE_DIR) + "/" + name + ".bin");
+}
+
+// The timer counts down once on the cycle after a write, then once per
+// interval; a read sees the count on its own last cycle (4 cycles after the
+// STA for an LDA absolute). After it passes zero, TIMINT bit 7 is set.
+TEST(Riot, TimerReadsMatchTheDatasheet) {
+  Console console(cartridge("riot_timer"));
+  const uint8_t* ram = console.ram();
+  auto count = [](int written, int interval, int cycles) {
+    return written - 1 - (cycles - 1) / interval;
+  };
+  EXPECT_EQ(ram[0x00], count(10, 8, 4));    // TIM8T
+  EXPECT_EQ(ram[0x01] & 0x80, 0x80);        // TIM1T 1 has expired
+  EXPECT_EQ(ram[0x02], count(2, 64, 4));    // TIM64T
+  EXPECT_EQ(ram[0x03], count(1, 1024, 4));  // T1024T
+  EXPECT_EQ(ram[0x04], count(100, 1, 24));  // TIM1T, 10 NOPs later
+  EXPECT_EQ(ram[0x05] & 0x80, 0x00);        // TIM8T 10 still running
+}
+
+// PF0 D4-D7, PF1 D7-D0, PF2 D0-D7 from the left, 4 pixels a bit; the right
+// half repeats the left or, with CTRLPF bit 0, mirrors it.
+bool playfield_pixel(int x, bool reflect) {
+  const uint8_t pf0 = 0xA0, pf1 = 0xC3, pf2 = 0x81;
+  int q = x / 4;
+  if (q >= 20) q = reflect ? 39 - q : q - 20;
+  if (q < 4) return pf0 >> (4 + q) & 1;
+  if (q < 12) return pf1 >> (7 - (q - 4)) & 1;
+  return pf2 >> (q - 12) & 1;
+}
+
+TEST(Tia, PlayfieldPlayerAndCollisionsMatchTheProgrammersGuide) {
+  Console console(cartridge("tia_playfield"));
+  for (int i = 0; i < 3; ++i) console.act(0);
+  const uint8_t kBackground = 0x00, kPlayfield = 0x1E, kPlayer = 0x44;
+  const uint8_t* screen = console.screen();
+  // Rows 50 and 150 lie in the repeated and mirrored halves of the frame.
+  for (const int row : {50, 150}) {
+    for (int x = 0; x < kScreenWidth; ++x) {
+      SCOPED_TRACE("row " + std::to_string(row) + " x " + std::to_string(x));
+      // RESP0 during horizontal blank puts the player at pixel 3; it is
+      // drawn over the playfield.
+      const uint8_t expected = (x >= 3 && x < 11)               ? kPlayer
+                               : playfield_pixel(x, row >= 100) ? kPlayfield
+                                                                : kBackground;
+      EXPECT_EQ(screen[row * kScreenWidth + x], expected);
+    }
+  }
+  EXPECT_EQ(console.ram()[0x00] & 0xC0, 0x80);  // CXP0FB: P0-PF yes, P0-BL no
+  EXPECT_EQ(console.ram()[0x01] & 0xC0, 0x00);  // CXM1FB: missile 1 never shown
+}
+
+TEST(Console, SameActionsGiveTheSameFrames) {
+  const Rom rom = Rom::load(testing::testdata_path("roms/tetris.bin"));
+  Console a(rom), b(rom);
+  for (int i = 0; i < 300; ++i) {
+    a.act(i % kNumActions);
+    b.act(i % kNumActions);
+  }
+  EXPECT_TRUE(std::equal(a.ram(), a.ram() + 128, b.ram()));
+  EXPECT_TRUE(std::equal(a.screen(), a.screen() + 160 * a.height(), b.screen()));
+}
+
+TEST(Console, RejectsActionsOutOfRange) {
+  Console console(Rom::load(testing::testdata_path("roms/tetris.bin")));
+  EXPECT_THROW(console.act(-1), Error);
+  EXPECT_THROW(console.act(kNumActions), Error);
+  EXPECT_NO_THROW(console.act(kNumActions - 1));
+}
+
+TEST(Console, RejectsModesTheGameDoesNotHave) {
+  Console console(Rom::load(testing::testdata_path("roms/tetris.bin")));
+  EXPECT_THROW(console.set_mode(3), Error);
+  EXPECT_NO_THROW(console.set_mode(0));
+}
+
+TEST(Rom, UnreadableAndUnsupportedImagesAreClearErrors) {
+  EXPECT_THROW(Rom::load("/nonexistent/pong.bin"), FileError);
+  const std::vector<uint8_t> odd(3000, 0xEA);
+  try {
+    Rom::from_bytes(odd.data(), odd.size(), "odd");
+    FAIL() << "expected cule::Error";
+  } catch (const Error& error) {
+    EXPECT_NE(std::string(error.what()).find("3000"), std::string::npos) << error.what();
+  }
+}
+
+}  // namespace
+}  // namespace cule
