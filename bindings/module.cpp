@@ -93,8 +93,10 @@ frame with one of ALE's 18 actions.)doc")
                     "The game mode used from the next reset (ALE's default at first).")
       .def("reset", &cule::Console::reset, py::call_guard<py::gil_scoped_release>(),
            "ALE's reset_game sequence.")
-      .def("act", &cule::Console::act, py::arg("action"), py::call_guard<py::gil_scoped_release>(),
-           "Emulate one frame with action 0-17.")
+      .def("act", py::overload_cast<int, float>(&cule::Console::act), py::arg("action"),
+           py::arg("paddle_strength") = 1.0f, py::call_guard<py::gil_scoped_release>(),
+           "Emulate one frame with action 0-17; paddle games turn the paddle by "
+           "|paddle_strength| of ALE's step.")
       .def_property_readonly("game", [](const cule::Console& c) { return c.rom().name(); })
       .def_property_readonly("md5", [](const cule::Console& c) { return c.rom().md5(); })
       .def_property_readonly(

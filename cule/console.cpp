@@ -1,6 +1,7 @@
 #include "cule/console.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <string>
 
 #include "cule/error.hpp"
@@ -135,7 +136,7 @@ void Console::system_reset() {
                        cart_fill.empty() ? nullptr : cart_fill.data());
 }
 
-void Console::set_events(int action, Switch held) {
+void Console::set_events(int action, Switch held, float paddle_strength) {
   const Action a = static_cast<Action>(action);
   const AleEvents previous = controls_.events;
   controls_.events = AleEvents{};
@@ -148,8 +149,9 @@ void Console::set_events(int action, Switch held) {
   if (uses_paddles(properties_)) {
     // ALE moves player A's paddle by a fixed step per frame; right turns it
     // towards lower resistance.
-    if (moves_right(a)) controls_.left_paddle -= kPaddleDelta;
-    if (moves_left(a)) controls_.left_paddle += kPaddleDelta;
+    const int32_t delta = static_cast<int32_t>(kPaddleDelta * std::fabs(paddle_strength));
+    if (moves_right(a)) controls_.left_paddle -= delta;
+    if (moves_left(a)) controls_.left_paddle += delta;
     const int32_t max = paddle_max(rom_.name());
     controls_.left_paddle = std::min(std::max(controls_.left_paddle, kPaddleMin), max);
     controls_.right_paddle = std::min(std::max(controls_.right_paddle, kPaddleMin), max);
@@ -219,10 +221,12 @@ ConsoleInputs Console::hardware_inputs() {
   return inputs;
 }
 
-void Console::run_frames(int action, Switch held, int count) {
+void Console::run_frames(int action, Switch held, int count, float paddle_strength) {
   // ALE applies a paddle action (a paddle move) on every frame it emulates.
   for (int i = 0; i < count; ++i) {
-    if (i == 0 || (uses_paddles(properties_) && held != Switch::Select)) set_events(action, held);
+    if (i == 0 || (uses_paddles(properties_) && held != Switch::Select)) {
+      set_events(action, held, paddle_strength);
+    }
     const ConsoleInputs inputs = hardware_inputs();
     console_run_frame(state_, config_, frames_, inputs);
   }
@@ -284,17 +288,22 @@ void Console::soft_reset() { run_frames(0, Switch::Reset, kResetSwitchFrames); }
 
 uint32_t Console::env_rng_next() { return env_rng_(); }
 
-void Console::act(int action) {
+void Console::act(int action, float paddle_strength) {
   if (action < 0 || action >= kNumActions) {
     throw Error("action: " + std::to_string(action) + " is out of range; expected 0-" +
                 std::to_string(kNumActions - 1));
+  }
+  if (!std::isfinite(paddle_strength)) {
+    throw Error("paddle_strength: " + std::to_string(paddle_strength) +
+                " is not a finite number; expected a fraction of a full paddle step (ALE "
+                "uses its absolute value)");
   }
   // ALE draws twice per frame for sticky actions (players A and B), even
   // when the repeat probability is zero.
   env_rng_();
   env_rng_();
   if (fire_is_illegal(rom_.name()) && fires(static_cast<Action>(action))) action = 0;
-  run_frames(action, Switch::None, 1);
+  run_frames(action, Switch::None, 1, paddle_strength);
   ++frame_number_;
 }
 

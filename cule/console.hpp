@@ -48,9 +48,12 @@ class Console : private ResetContext {
   void reset();
 
   //! Emulates one frame with player A's `action` (0-17), as ALE's act with
-  //! frame skip 1 and no sticky actions. Throws cule::Error for an action out
-  //! of range.
-  void act(int action) override;
+  //! frame skip 1 and no sticky actions. In paddle games a left or right
+  //! action turns the paddle by |paddle_strength| of ALE's full step.
+  //! Throws cule::Error for an action out of range or a strength that is not
+  //! finite.
+  void act(int action, float paddle_strength);
+  void act(int action) override { act(action, 1.0f); }
 
   //! The game mode selected at reset (ALE's default until set_mode).
   int mode() const { return mode_; }
@@ -113,9 +116,9 @@ class Console : private ResetContext {
   enum class Switch { None, Reset, Select };
 
   void system_reset();
-  void set_events(int action, Switch held);
+  void set_events(int action, Switch held, float paddle_strength = 1.0f);
   ConsoleInputs hardware_inputs();
-  void run_frames(int action, Switch held, int count);
+  void run_frames(int action, Switch held, int count, float paddle_strength = 1.0f);
 
   // ResetContext: the primitives of ALE's per-game mode selection.
   uint8_t read_ram(uint16_t address) override;

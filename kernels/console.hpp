@@ -64,7 +64,7 @@ struct ConsoleBus {
   const FrameBuffers& frames;
   const ConsoleInputs& inputs;
 
-  CULE_HD uint8_t read(uint16_t address) {
+  CULE_HD CULE_FORCE_INLINE uint8_t read(uint16_t address) {
     const uint16_t a = address & 0x1FFF;
     uint8_t value;
     if (a & 0x1000) {
@@ -84,7 +84,7 @@ struct ConsoleBus {
     return value;
   }
 
-  CULE_HD void write(uint16_t address, uint8_t value) {
+  CULE_HD CULE_FORCE_INLINE void write(uint16_t address, uint8_t value) {
     const uint16_t a = address & 0x1FFF;
     if (a & 0x1000) {
       if (cartridge_write(c.cart, config.mapper, address, value)) write_tia(address, value);

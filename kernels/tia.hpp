@@ -109,9 +109,10 @@ struct FrameBuffers {
 
 namespace tia_detail {
 
+// x mod 160 for x in (-160, 320): differences of two positions.
 CULE_HD inline int wrap160(int x) {
-  x %= kScreenWidth;
-  return x < 0 ? x + kScreenWidth : x;
+  if (x < 0) return x + kScreenWidth;
+  return x >= kScreenWidth ? x - kScreenWidth : x;
 }
 
 CULE_HD inline uint8_t reverse_bits(uint8_t b) {
@@ -281,8 +282,14 @@ CULE_HD inline void draw_span(Tia& tia, uint8_t* out, int hpos, int count) {
   const int ball_width = 1 << ((tia.CTRLPF & 0x30) >> 4);
   ObjectOffset p0(hpos, tia.POSP0), p1(hpos, tia.POSP1), m0(hpos, tia.POSM0), m1(hpos, tia.POSM1),
       bl(hpos, tia.POSBL);
+  const bool pf_shown = tia.PF != 0;
+  bool pf_on = false;
   for (int i = 0; i < count; ++i, ++hpos) {
-    uint8_t enabled = ((tia.PF >> playfield_bit(hpos, tia.pf_reflect)) & 1) ? kPFBit : 0;
+    // The playfield changes only every 4 pixels.
+    if (pf_shown && (i == 0 || (hpos & 3) == 0)) {
+      pf_on = (tia.PF >> playfield_bit(hpos, tia.pf_reflect)) & 1;
+    }
+    uint8_t enabled = pf_on ? kPFBit : 0;
     if (bl_shown && bl.d < ball_width) enabled |= kBLBit;
     if (p1_shown && (tia.current_grp1 & player_bit(p1.d, nusiz1, tia.p1_first_copy_hidden))) {
       enabled |= kP1Bit;
@@ -292,8 +299,10 @@ CULE_HD inline void draw_span(Tia& tia, uint8_t* out, int hpos, int count) {
       enabled |= kP0Bit;
     }
     if (m0_shown && missile_on(m0.d, nusiz0 & 0x07, m0_size)) enabled |= kM0Bit;
-    tia.collision |= collisions_of(enabled);
-    out[i] = tia.color[priority_colour(enabled | tia.playfield_priority_and_score, hpos >= 80)];
+    if (enabled & (enabled - 1)) tia.collision |= collisions_of(enabled);  // two or more
+    out[i] =
+        enabled ? tia.color[priority_colour(enabled | tia.playfield_priority_and_score, hpos >= 80)]
+                : tia.color[0];
     p0.advance();
     p1.advance();
     m0.advance();

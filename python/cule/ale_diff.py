@@ -56,7 +56,7 @@ def _difference_picture(ale_rgb: np.ndarray, cule_rgb: np.ndarray) -> np.ndarray
     return np.concatenate([ale_rgb, gap, cule_rgb, gap, diff], axis=1)
 
 
-def _make_ale(rom_path: str, seed: int):
+def make_ale(rom_path: str, seed: int):
     from ale_py import ALEInterface, LoggerMode
 
     ALEInterface.setLoggerMode(LoggerMode.Error)
@@ -72,7 +72,7 @@ def compare(rom_path: str, frames: int, seed: int, picture_dir: pathlib.Path | N
     """Runs ALE and cule side by side on one ROM for `frames` frames."""
     from ale_py import Action
 
-    ale = _make_ale(rom_path, seed)
+    ale = make_ale(rom_path, seed)
     console = cule.Console(rom_path, seed=seed)
     result = DiffResult(console.game, console.mapper, seed, 0, None)
     rng = np.random.default_rng(seed)

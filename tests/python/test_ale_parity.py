@@ -13,6 +13,7 @@ import pytest
 
 ale_py = pytest.importorskip("ale_py", reason="ale-py is the reference; scripts/setup installs it")
 
+import cule  # noqa: E402
 from cule import ale_diff  # noqa: E402
 
 TESTDATA = pathlib.Path(
@@ -46,3 +47,49 @@ def test_game_matches_ale(game):
 
     path = str(roms.get_rom_path(game))
     _assert_identical(ale_diff.compare(path, FRAMES, seed=0))
+
+
+def _loaded_pair(game, seed=0):
+    from ale_py import roms
+
+    path = str(roms.get_rom_path(game))
+    ale = ale_diff.make_ale(path, seed)
+    console = cule.Console(path, seed=seed)
+    ale.reset_game()
+    console.reset()
+    return ale, console
+
+
+@pytest.mark.parametrize("game", ["pong", "breakout", "kaboom", "backgammon"])
+def test_paddle_strength_matches_ale(game):
+    import numpy as np
+    from ale_py import Action
+
+    ale, console = _loaded_pair(game)
+    rng = np.random.default_rng(3)
+    for frame in range(600):
+        action, strength = int(rng.integers(18)), float(rng.uniform(-1.0, 1.0))
+        ale.act(Action(action), strength)
+        console.act(action, strength)
+        assert np.array_equal(ale.getRAM(), console.ram()), f"{game}: RAM differs at frame {frame}"
+        assert np.array_equal(ale.getScreen(), console.screen()), f"{game}: screen differs at frame {frame}"
+        if ale.game_over():
+            ale.reset_game()
+            console.reset()
+
+
+@pytest.mark.parametrize("game", ["pong", "air_raid", "ms_pacman", "pitfall2"])  # air_raid is PAL
+def test_rgb_and_grayscale_screens_match_ale(game):
+    import numpy as np
+    from ale_py import Action
+
+    ale, console = _loaded_pair(game)
+    rng = np.random.default_rng(4)
+    for frame in range(200):
+        action = int(rng.integers(18))
+        ale.act(Action(action))
+        console.act(action)
+        assert np.array_equal(ale.getScreenRGB(), console.screen_rgb()), f"{game}: RGB differs at frame {frame}"
+        assert np.array_equal(ale.getScreenGrayscale(), console.screen_grayscale()), (
+            f"{game}: grayscale differs at frame {frame}"
+        )

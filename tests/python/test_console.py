@@ -101,3 +101,15 @@ def test_missing_rom_is_file_not_found():
 def test_image_of_no_known_size_is_value_error(size):
     with pytest.raises(ValueError, match="rom"):
         cule.Console(bytes(size))
+
+
+@pytest.mark.parametrize("strength", [float("nan"), float("inf")])
+def test_non_finite_paddle_strength_is_value_error(console, strength):
+    with pytest.raises(ValueError, match="paddle_strength"):
+        console.act(3, strength)
+
+
+def test_mode_is_the_default_and_unknown_modes_are_value_errors(console):
+    assert console.mode == 0
+    with pytest.raises(ValueError, match="mode"):
+        console.mode = 7
