@@ -252,12 +252,63 @@ CULE_HD inline void refresh_ball_enable(Tia& tia) {
   set_enabled(tia, kBLBit, tia.VDELBL ? tia.DENABL : tia.ENABL);
 }
 
-// Offsets of a pixel from an object's position, kept in step with hpos.
-struct ObjectOffset {
-  int d;
-  CULE_HD explicit ObjectOffset(int hpos, int position) : d(wrap160(hpos - position)) {}
-  CULE_HD void advance() { d = d == kScreenWidth - 1 ? 0 : d + 1; }
-};
+// Calls mark(i, j) for every pixel i of a span (0 <= i < count) whose offset
+// from an object's position falls in [first, first + width): j is the offset
+// into that stretch. `start` is the span's first offset, (hpos - position)
+// mod 160; a span of up to 160 pixels may wrap past offset 159 once.
+template <class Mark>
+CULE_HD CULE_FORCE_INLINE void for_stretch(int start, int count, int first, int width, Mark mark) {
+  const int end = first + width;
+  const int lo = first > start ? first : start;
+  const int hi_span = start + count < kScreenWidth ? start + count : kScreenWidth;
+  const int hi = end < hi_span ? end : hi_span;
+  for (int d = lo; d < hi; ++d) mark(d - start, d - first);
+  if (start + count > kScreenWidth) {
+    const int wrapped_hi = end < start + count - kScreenWidth ? end : start + count - kScreenWidth;
+    for (int d = first; d < wrapped_hi; ++d) mark(d + kScreenWidth - start, d - first);
+  }
+}
+
+// Copies after the first, by NUSIZ number: close (16), medium (32), wide (64).
+CULE_HD inline bool has_copy_at(uint8_t number, int offset) {
+  switch (offset) {
+    case 16: return number == 1 || number == 3;
+    case 32: return number == 2 || number == 3 || number == 6;
+    default: return number == 4 || number == 6;  // 64
+  }
+}
+
+// Marks a player's pixels: 8 graphics bits per copy, high bit first; double
+// and quad players are one copy, stretched, starting one pixel late.
+CULE_HD inline void mark_player(uint8_t* bits, uint8_t bit, int start, int count, uint8_t grp,
+                                uint8_t nusiz, bool first_copy_hidden) {
+  const uint8_t number = nusiz & 0x07;
+  if (number == 5 || number == 7) {
+    if (first_copy_hidden) return;
+    const int shift = number == 5 ? 1 : 2;
+    for_stretch(start, count, 1, 8 << shift, [&](int i, int j) {
+      if (grp & (0x80 >> (j >> shift))) bits[i] |= bit;
+    });
+    return;
+  }
+  auto draw = [&](int i, int j) {
+    if (grp & (0x80 >> j)) bits[i] |= bit;
+  };
+  if (!first_copy_hidden) for_stretch(start, count, 0, 8, draw);
+  for (int offset = 16; offset <= 64; offset *= 2) {
+    if (has_copy_at(number, offset)) for_stretch(start, count, offset, 8, draw);
+  }
+}
+
+// Marks a missile's pixels: `width` pixels per copy.
+CULE_HD inline void mark_missile(uint8_t* bits, uint8_t bit, int start, int count, uint8_t number,
+                                 int width) {
+  auto draw = [&](int i, int) { bits[i] |= bit; };
+  for_stretch(start, count, 0, width, draw);
+  for (int offset = 16; offset <= 64; offset *= 2) {
+    if (has_copy_at(number, offset)) for_stretch(start, count, offset, width, draw);
+  }
+}
 
 // Draws `count` pixels of one scanline from hpos, and latches collisions.
 CULE_HD inline void draw_span(Tia& tia, uint8_t* out, int hpos, int count) {
@@ -265,49 +316,54 @@ CULE_HD inline void draw_span(Tia& tia, uint8_t* out, int hpos, int count) {
     for (int i = 0; i < count; ++i) out[i] = 0;
     return;
   }
-  const uint8_t nusiz0 = tia.NUSIZ0, nusiz1 = tia.NUSIZ1;
-  const bool p0_shown = tia.current_grp0 != 0;
-  const bool p1_shown = tia.current_grp1 != 0;
-  const bool m0_shown = (tia.enabled_objects & kM0Bit) && tia.m0_pattern != kMissileHidden;
-  const bool m1_shown = tia.enabled_objects & kM1Bit;
-  const bool bl_shown = tia.enabled_objects & kBLBit;
-  if (!p0_shown && !p1_shown && !m0_shown && !m1_shown && !bl_shown && tia.PF == 0) {
-    // Background only: nothing collides.
-    for (int i = 0; i < count; ++i) out[i] = tia.color[0];
-    return;
+  // Which objects cover each pixel of the span.
+  uint8_t bits[kScreenWidth];
+  if (tia.PF != 0) {
+    // One playfield bit covers 4 pixels.
+    uint8_t pf = 0;
+    for (int i = 0; i < count; ++i) {
+      if (i == 0 || ((hpos + i) & 3) == 0) {
+        pf = ((tia.PF >> playfield_bit(hpos + i, tia.pf_reflect)) & 1) ? kPFBit : 0;
+      }
+      bits[i] = pf;
+    }
+  } else {
+    for (int i = 0; i < count; ++i) bits[i] = 0;
   }
-  const uint8_t m0_size =
-      tia.m0_pattern == kMissileStretched ? ((nusiz0 & 0x30) >> 4) | 1 : (nusiz0 & 0x30) >> 4;
-  const uint8_t m1_size = (nusiz1 & 0x30) >> 4;
-  const int ball_width = 1 << ((tia.CTRLPF & 0x30) >> 4);
-  ObjectOffset p0(hpos, tia.POSP0), p1(hpos, tia.POSP1), m0(hpos, tia.POSM0), m1(hpos, tia.POSM1),
-      bl(hpos, tia.POSBL);
-  const bool pf_shown = tia.PF != 0;
-  bool pf_on = false;
-  for (int i = 0; i < count; ++i, ++hpos) {
-    // The playfield changes only every 4 pixels.
-    if (pf_shown && (i == 0 || (hpos & 3) == 0)) {
-      pf_on = (tia.PF >> playfield_bit(hpos, tia.pf_reflect)) & 1;
+  const uint8_t nusiz0 = tia.NUSIZ0, nusiz1 = tia.NUSIZ1;
+  if (tia.enabled_objects & kBLBit) {
+    for_stretch(wrap160(hpos - tia.POSBL), count, 0, 1 << ((tia.CTRLPF & 0x30) >> 4),
+                [&](int i, int) { bits[i] |= kBLBit; });
+  }
+  if (tia.current_grp1) {
+    mark_player(bits, kP1Bit, wrap160(hpos - tia.POSP1), count, tia.current_grp1, nusiz1,
+                tia.p1_first_copy_hidden);
+  }
+  if (tia.enabled_objects & kM1Bit) {
+    mark_missile(bits, kM1Bit, wrap160(hpos - tia.POSM1), count, nusiz1 & 0x07,
+                 1 << ((nusiz1 & 0x30) >> 4));
+  }
+  if (tia.current_grp0) {
+    mark_player(bits, kP0Bit, wrap160(hpos - tia.POSP0), count, tia.current_grp0, nusiz0,
+                tia.p0_first_copy_hidden);
+  }
+  if ((tia.enabled_objects & kM0Bit) && tia.m0_pattern != kMissileHidden) {
+    const int size =
+        tia.m0_pattern == kMissileStretched ? ((nusiz0 & 0x30) >> 4) | 1 : (nusiz0 & 0x30) >> 4;
+    mark_missile(bits, kM0Bit, wrap160(hpos - tia.POSM0), count, nusiz0 & 0x07, 1 << size);
+  }
+  const bool score_mode = (tia.playfield_priority_and_score & kScoreBit) != 0;
+  for (int i = 0; i < count; ++i) {
+    const uint8_t enabled = bits[i];
+    if (enabled == 0) {
+      out[i] = tia.color[0];
+    } else if (enabled == kPFBit && !score_mode) {
+      out[i] = tia.color[1];
+    } else {
+      if (enabled & (enabled - 1)) tia.collision |= collisions_of(enabled);  // two or more
+      out[i] =
+          tia.color[priority_colour(enabled | tia.playfield_priority_and_score, hpos + i >= 80)];
     }
-    uint8_t enabled = pf_on ? kPFBit : 0;
-    if (bl_shown && bl.d < ball_width) enabled |= kBLBit;
-    if (p1_shown && (tia.current_grp1 & player_bit(p1.d, nusiz1, tia.p1_first_copy_hidden))) {
-      enabled |= kP1Bit;
-    }
-    if (m1_shown && missile_on(m1.d, nusiz1 & 0x07, m1_size)) enabled |= kM1Bit;
-    if (p0_shown && (tia.current_grp0 & player_bit(p0.d, nusiz0, tia.p0_first_copy_hidden))) {
-      enabled |= kP0Bit;
-    }
-    if (m0_shown && missile_on(m0.d, nusiz0 & 0x07, m0_size)) enabled |= kM0Bit;
-    if (enabled & (enabled - 1)) tia.collision |= collisions_of(enabled);  // two or more
-    out[i] =
-        enabled ? tia.color[priority_colour(enabled | tia.playfield_priority_and_score, hpos >= 80)]
-                : tia.color[0];
-    p0.advance();
-    p1.advance();
-    m0.advance();
-    m1.advance();
-    bl.advance();
   }
 }
 
