@@ -4,9 +4,13 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <algorithm>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "cule/cule.hpp"
+#include "cule/game_rules.hpp"
 
 namespace py = pybind11;
 
@@ -31,6 +35,94 @@ cule::Rom rom_from(const py::object& rom) {
     return cule::Rom::from_bytes(reinterpret_cast<const uint8_t*>(data.data()), data.size());
   }
   return cule::Rom::load(py::str(rom).cast<std::string>());
+}
+
+}  // namespace
+
+// --- GameRules: ALE's per-game reward/terminal/lives rules, for tests ------
+namespace {
+
+struct PyGameRules {
+  cule::Game game;
+  cule::GameRuleState state;
+};
+
+// The first 128 bytes of a console's cartridge RAM (zeros without any).
+std::vector<uint8_t> console_cart_ram(const cule::Console& c) {
+  std::vector<uint8_t> bytes(128, 0);
+  const int n = std::min<int>(cule::mapper_ram_bytes(c.rom().mapper()), 128);
+  std::copy(c.state().cart.ram, c.state().cart.ram + n, bytes.begin());
+  return bytes;
+}
+
+void bind_game_rules(py::module_& m) {
+  py::class_<PyGameRules>(m, "GameRules", R"doc(
+ALE's game settings for one game: reward, terminal and lives after each frame,
+computed from RAM (kernels/game_rules.hpp).)doc")
+      .def(py::init([](const std::string& id) {
+             PyGameRules r{cule::game_from_id(id), {}};
+             cule::game_rules_init(r.state);
+             cule::game_rules_reset(r.game, r.state);
+             return r;
+           }),
+           py::arg("game_id"))
+      .def(
+          "reset", [](PyGameRules& r) { cule::game_rules_reset(r.game, r.state); },
+          "RomSettings::reset.")
+      .def(
+          "set_mode",
+          [](PyGameRules& r, int mode) { cule::game_rules_set_mode(r.game, r.state, mode); },
+          py::arg("mode"), "What the game's setMode does to its settings.")
+      .def(
+          "step",
+          [](PyGameRules& r, py::array_t<uint8_t, py::array::c_style | py::array::forcecast> ram,
+             std::optional<py::array_t<uint8_t, py::array::c_style | py::array::forcecast>>
+                 cart_ram) {
+            if (ram.size() != 128) throw cule::Error("ram: expected 128 bytes");
+            if (cart_ram && cart_ram->size() != 128) {
+              throw cule::Error("cart_ram: expected 128 bytes");
+            }
+            cule::game_rules_step(r.game, r.state, ram.data(),
+                                  cart_ram ? cart_ram->data() : nullptr);
+          },
+          py::arg("ram"), py::arg("cart_ram") = py::none(),
+          "RomSettings::step over 128 bytes of RAM (and Klax's cartridge RAM).")
+      .def(
+          "step_console",
+          [](PyGameRules& r, const cule::Console& c) {
+            const std::vector<uint8_t> cart = console_cart_ram(c);
+            cule::game_rules_step(r.game, r.state, c.ram(), cart.data());
+          },
+          py::arg("console"), "step() on the console's memory after its last frame.")
+      .def(
+          "replay_reset",
+          [](PyGameRules& r, const cule::Console& c) {
+            // The frames of the console's last reset, as ALE's settings see
+            // them: step() on each, reset() and setMode's changes in between.
+            const auto& frames = c.reset_frames();
+            const int n = int(frames.size() / cule::Console::kResetFrameBytes);
+            for (int i = 0; i <= n; ++i) {
+              if (i == c.reset_settings_frame()) cule::game_rules_reset(r.game, r.state);
+              if (i == c.reset_mode_frame()) {
+                cule::game_rules_set_mode(r.game, r.state, c.mode());
+              }
+              if (i == n) break;
+              const uint8_t* f = frames.data() + size_t(i) * cule::Console::kResetFrameBytes;
+              cule::game_rules_step(r.game, r.state, f, f + 128);
+            }
+          },
+          py::arg("console"), "Bring the rules to where ALE's are after the console's last reset.")
+      .def_property_readonly("reward",
+                             [](const PyGameRules& r) { return cule::game_rules_reward(r.state); })
+      .def_property_readonly(
+          "terminal", [](const PyGameRules& r) { return cule::game_rules_terminal(r.state); })
+      .def_property_readonly(
+          "lives", [](const PyGameRules& r) { return cule::game_rules_lives(r.game, r.state); })
+      .def_property_readonly("score", [](const PyGameRules& r) { return r.state.score; });
+  m.def(
+      "minimal_action_set",
+      [](const std::string& id) { return cule::minimal_action_set(cule::game_from_id(id)); },
+      py::arg("game_id"), "ALE's minimal action set, in ALE's action order.");
 }
 
 }  // namespace
@@ -137,4 +229,6 @@ frame with one of ALE's 18 actions.)doc")
 
   m.def("cuda_device_count", &cule::cuda_device_count,
         "Number of usable CUDA devices (0 without CUDA support, driver or device).");
+
+  bind_game_rules(m);
 }

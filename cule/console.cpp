@@ -229,15 +229,29 @@ void Console::run_frames(int action, Switch held, int count, float paddle_streng
     }
     const ConsoleInputs inputs = hardware_inputs();
     console_run_frame(state_, config_, frames_, inputs);
+    // ALE's pressSelect holds SELECT without stepping the game's settings.
+    if (recording_reset_ && held != Switch::Select) {
+      const size_t at = reset_frames_.size();
+      reset_frames_.resize(at + kResetFrameBytes, 0);
+      std::copy(state_.riot.ram, state_.riot.ram + 128, reset_frames_.begin() + at);
+      const int cart_bytes = std::min<int>(mapper_ram_bytes(config_.mapper), 128);
+      std::copy(state_.cart.ram, state_.cart.ram + cart_bytes, reset_frames_.begin() + at + 128);
+    }
   }
 }
 
 void Console::reset() {
   controls_.left_paddle = controls_.right_paddle = (kPaddleMin + paddle_max(rom_.name())) / 2;
+  reset_frames_.clear();
+  recording_reset_ = true;
   system_reset();
   run_frames(0, Switch::None, kResetNoopFrames);
   soft_reset();
+  reset_settings_frame_ = int(reset_frames_.size() / kResetFrameBytes);
+  last_soft_reset_frame_ = -1;
   if (find_game_modes(rom_.name())) set_game_mode(rom_.name(), mode_, *this);
+  reset_mode_frame_ = last_soft_reset_frame_ >= 0 ? last_soft_reset_frame_
+                                                  : int(reset_frames_.size() / kResetFrameBytes);
   soft_reset();
   if (const GameModes* modes = find_game_modes(rom_.name())) {
     for (int action : modes->starting_actions) {
@@ -248,6 +262,7 @@ void Console::reset() {
       }
     }
   }
+  recording_reset_ = false;
 }
 
 void Console::set_mode(int mode) {
@@ -284,7 +299,10 @@ void Console::press_select(int frames) {
   run_frames(0, Switch::None, 1);
 }
 
-void Console::soft_reset() { run_frames(0, Switch::Reset, kResetSwitchFrames); }
+void Console::soft_reset() {
+  last_soft_reset_frame_ = int(reset_frames_.size() / kResetFrameBytes);
+  run_frames(0, Switch::Reset, kResetSwitchFrames);
+}
 
 uint32_t Console::env_rng_next() { return env_rng_(); }
 

@@ -77,6 +77,19 @@ class Console : private ResetContext {
   //! Frames emulated by act() since the console was built.
   uint64_t frame_number() const { return frame_number_; }
 
+  //! Bytes kept per frame in reset_frames(): RIOT RAM, then the first 128
+  //! bytes of cartridge RAM (zeros for a cartridge without RAM).
+  static constexpr int kResetFrameBytes = 256;
+  //! The memory after each frame of the last reset() on which ALE runs its
+  //! game settings' step() (every frame but those with SELECT held), so that
+  //! per-game rules can be brought to where ALE's are after a reset.
+  const std::vector<uint8_t>& reset_frames() const { return reset_frames_; }
+  //! The frame of reset_frames() before which ALE calls the settings' reset().
+  int reset_settings_frame() const { return reset_settings_frame_; }
+  //! The frame of reset_frames() before which the settings' setMode changes
+  //! its own fields (the start of setMode's last soft reset).
+  int reset_mode_frame() const { return reset_mode_frame_; }
+
   // The controller events ALE sends (its Event table), before they reach
   // the ports through the game's controllers.
   struct JoystickEvents {
@@ -139,6 +152,12 @@ class Console : private ResetContext {
   int mode_ = 0;
   Controls controls_{};
   uint64_t frame_number_ = 0;
+  // Memory after each frame of the last reset that ALE steps its settings on.
+  std::vector<uint8_t> reset_frames_;
+  bool recording_reset_ = false;
+  int last_soft_reset_frame_ = 0;
+  int reset_settings_frame_ = 0;
+  int reset_mode_frame_ = 0;
 };
 
 }  // namespace cule

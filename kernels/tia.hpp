@@ -121,39 +121,13 @@ CULE_HD inline uint8_t reverse_bits(uint8_t b) {
   return static_cast<uint8_t>((b & 0xAA) >> 1 | (b & 0x55) << 1);
 }
 
-// The graphics bit (0x80 >> k) a player shows at offset d = (hpos - pos) mod 160
-// from its position, or 0. Copies start at the NUSIZ offsets; double and quad
-// width players start one pixel late.
-CULE_HD inline uint8_t player_bit(int d, uint8_t nusiz, bool first_copy_hidden) {
-  if (d >= 72) return 0;  // past the last copy of every size
-  switch (nusiz & 0x07) {
-    case 5: return (!first_copy_hidden && d > 0 && d <= 16) ? uint8_t(0x80 >> ((d - 1) / 2)) : 0;
-    case 7: return (!first_copy_hidden && d > 0 && d <= 32) ? uint8_t(0x80 >> ((d - 1) / 4)) : 0;
-    default: {
-      if (d < 8) return first_copy_hidden ? 0 : uint8_t(0x80 >> d);
-      const uint8_t mode = nusiz & 0x07;
-      // Copies after the first: close (16), medium (32), wide (64).
-      const bool at16 = mode == 1 || mode == 3;
-      const bool at32 = mode == 2 || mode == 3 || mode == 6;
-      const bool at64 = mode == 4 || mode == 6;
-      if (at16 && d >= 16 && d < 24) return uint8_t(0x80 >> (d - 16));
-      if (at32 && d >= 32 && d < 40) return uint8_t(0x80 >> (d - 32));
-      if (at64 && d >= 64 && d < 72) return uint8_t(0x80 >> (d - 64));
-      return 0;
-    }
+// Copies after the first, by NUSIZ number: close (16), medium (32), wide (64).
+CULE_HD inline bool has_copy_at(uint8_t number, int offset) {
+  switch (offset) {
+    case 16: return number == 1 || number == 3;
+    case 32: return number == 2 || number == 3 || number == 6;
+    default: return number == 4 || number == 6;  // 64
   }
-}
-
-// Whether a missile of NUSIZ copies `number` and width 1 << size covers offset d.
-CULE_HD inline bool missile_on(int d, uint8_t number, uint8_t size) {
-  const int width = 1 << size;
-  if (d < width) return true;
-  if (d >= 72) return false;  // past the last copy
-  const bool at16 = number == 1 || number == 3;
-  const bool at32 = number == 2 || number == 3 || number == 6;
-  const bool at64 = number == 4 || number == 6;
-  return (at16 && d >= 16 && d < 16 + width) || (at32 && d >= 32 && d < 32 + width) ||
-         (at64 && d >= 64 && d < 64 + width);
 }
 
 // Which of the 20 playfield bits shows at hpos (4 pixels per bit; the right
@@ -213,17 +187,14 @@ CULE_HD inline bool hmove_blank_cycle(int x) { return x <= 20 || x == 75; }
 // 4-clock start delay of a copy, 0 elsewhere (ALE's reset-when table).
 CULE_HD inline int player_reset_when(uint8_t nusiz, int oldx, int newx) {
   const int d = wrap160(newx - oldx);
-  const uint8_t mode = nusiz & 0x07;
+  const uint8_t number = nusiz & 0x07;
   if (d < 4) return -1;
-  const int first_width = mode == 5 ? 16 : mode == 7 ? 32 : 8;
+  const int first_width = number == 5 ? 16 : number == 7 ? 32 : 8;
   if (d < 4 + first_width) return 1;
-  const bool at16 = mode == 1 || mode == 3;
-  const bool at32 = mode == 2 || mode == 3 || mode == 6;
-  const bool at64 = mode == 4 || mode == 6;
   for (int copy = 16; copy <= 64; copy *= 2) {
-    const bool has = copy == 16 ? at16 : copy == 32 ? at32 : at64;
-    if (has && d >= copy && d < copy + 4) return -1;
-    if (has && d >= copy + 4 && d < copy + 12) return 1;
+    if (!has_copy_at(number, copy)) continue;
+    if (d >= copy && d < copy + 4) return -1;
+    if (d >= copy + 4 && d < copy + 12) return 1;
   }
   return 0;
 }
@@ -266,15 +237,6 @@ CULE_HD CULE_FORCE_INLINE void for_stretch(int start, int count, int first, int 
   if (start + count > kScreenWidth) {
     const int wrapped_hi = end < start + count - kScreenWidth ? end : start + count - kScreenWidth;
     for (int d = first; d < wrapped_hi; ++d) mark(d + kScreenWidth - start, d - first);
-  }
-}
-
-// Copies after the first, by NUSIZ number: close (16), medium (32), wide (64).
-CULE_HD inline bool has_copy_at(uint8_t number, int offset) {
-  switch (offset) {
-    case 16: return number == 1 || number == 3;
-    case 32: return number == 2 || number == 3 || number == 6;
-    default: return number == 4 || number == 6;  // 64
   }
 }
 
