@@ -73,7 +73,7 @@ struct ConsoleBus {
                cartridge_snoop_read(c.cart, config.mapper, config.rom, address, value)) {
       // the cartridge answers in place of the TIA (3F)
     } else if (!(a & 0x0080)) {
-      value = tia_read(c.tia, frames, address, c.cpu.cycles, c.data_bus, inputs.tia);
+      value = read_tia(address);
     } else if (a & 0x0200) {
       value = riot_read_io(c.riot, address, c.cpu.cycles, inputs.swcha, inputs.swchb);
     } else {
@@ -104,7 +104,12 @@ struct ConsoleBus {
     c.last_access_was_read = 0;
   }
 
-  CULE_HD void write_tia(uint16_t address, uint8_t value) {
+  // Kept out of line: the CPU inlines the bus into each of its 256 opcodes.
+  CULE_HD CULE_NOINLINE uint8_t read_tia(uint16_t address) {
+    return tia_read(c.tia, frames, address, c.cpu.cycles, c.data_bus, inputs.tia);
+  }
+
+  CULE_HD CULE_NOINLINE void write_tia(uint16_t address, uint8_t value) {
     const TiaWriteEffect effect =
         tia_write(c.tia, config.tia, frames, address, value, c.cpu.cycles, c.last_access_was_read);
     c.cpu.cycles += effect.wait_cycles;
