@@ -121,8 +121,9 @@ class Console : private ResetContext {
   Snapshot clone_state() const;
   void restore_state(const Snapshot& snapshot);
 
-  //! The emulator state, for tests and tools.
+  //! The emulator state and per-ROM configuration, for tests and tools.
   const ConsoleState& state() const { return state_; }
+  const ConsoleConfig& config() const { return config_; }
 
  private:
   // Console switches held during emulated frames.

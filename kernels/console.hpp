@@ -68,7 +68,7 @@ struct ConsoleBus {
     const uint16_t a = address & 0x1FFF;
     uint8_t value;
     if (a & 0x1000) {
-      value = cartridge_read(c.cart, config.mapper, config.rom, address, c.cpu.cycles);
+      value = read_cartridge(address);
     } else if (cartridge_snoops(config.mapper) &&
                cartridge_snoop_read(c.cart, config.mapper, config.rom, address, value)) {
       // the cartridge answers in place of the TIA (3F)
@@ -87,7 +87,7 @@ struct ConsoleBus {
   CULE_HD CULE_FORCE_INLINE void write(uint16_t address, uint8_t value) {
     const uint16_t a = address & 0x1FFF;
     if (a & 0x1000) {
-      if (cartridge_write(c.cart, config.mapper, address, value)) write_tia(address, value);
+      write_cartridge(address, value);
     } else {
       if (cartridge_snoops(config.mapper)) {
         cartridge_snoop_write(c.cart, config.mapper, address, value);
@@ -102,6 +102,14 @@ struct ConsoleBus {
     }
     c.data_bus = value;
     c.last_access_was_read = 0;
+  }
+
+  CULE_HD CULE_DEVICE_NOINLINE uint8_t read_cartridge(uint16_t address) {
+    return cartridge_read(c.cart, config.mapper, config.rom, address, c.cpu.cycles);
+  }
+
+  CULE_HD CULE_DEVICE_NOINLINE void write_cartridge(uint16_t address, uint8_t value) {
+    if (cartridge_write(c.cart, config.mapper, address, value)) write_tia(address, value);
   }
 
   // Kept out of line: the CPU inlines the bus into each of its 256 opcodes.

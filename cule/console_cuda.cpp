@@ -1,0 +1,99 @@
+// Host side of consoles on a CUDA device: device memory, copies, errors.
+#include "cule/console_cuda.hpp"
+
+#include "cule/error.hpp"
+#include "cule/flat_machine.hpp"
+
+#ifdef CULE_WITH_CUDA
+#include <cuda_runtime.h>
+
+#include "kernels/console_frames.cuh"
+#endif
+
+namespace cule {
+
+#ifdef CULE_WITH_CUDA
+namespace {
+
+void check(cudaError_t status, const char* what) {
+  if (status != cudaSuccess) {
+    throw DeviceError(std::string("CUDA: ") + what + " failed: " + cudaGetErrorString(status));
+  }
+}
+
+// A device allocation freed on every path out of its scope.
+template <class T>
+struct DeviceArray {
+  T* data = nullptr;
+  explicit DeviceArray(size_t count) {
+    check(cudaMalloc(reinterpret_cast<void**>(&data), count * sizeof(T)), "cudaMalloc");
+  }
+  ~DeviceArray() { cudaFree(data); }
+  DeviceArray(const DeviceArray&) = delete;
+  DeviceArray& operator=(const DeviceArray&) = delete;
+};
+
+}  // namespace
+
+CudaConsoleFrames run_console_frames_cuda(const Console& console, const Console::Snapshot& snapshot,
+                                          const ConsoleInputs& inputs, int frames, int copies,
+                                          int device) {
+  const int devices = cuda_device_count();
+  if (device < 0 || device >= devices) {
+    throw DeviceError("device: CUDA device " + std::to_string(device) + " is not available (" +
+                      std::to_string(devices) + " device(s) found)");
+  }
+  if (copies <= 0 || frames < 0) {
+    throw Error("copies, frames: expected copies > 0 and frames >= 0, got " +
+                std::to_string(copies) + " and " + std::to_string(frames));
+  }
+  check(cudaSetDevice(device), "cudaSetDevice");
+  const size_t n = size_t(copies);
+  const std::vector<uint8_t>& rom = console.rom().image();
+  const uint32_t frame_size = uint32_t(snapshot.frames.size() / 2);
+
+  DeviceArray<uint8_t> d_rom(rom.size());
+  DeviceArray<ConsoleState> d_states(n);
+  DeviceArray<ConsoleInputs> d_inputs(n);
+  DeviceArray<uint8_t> d_pixels(n * snapshot.frames.size());
+  check(cudaMemcpy(d_rom.data, rom.data(), rom.size(), cudaMemcpyHostToDevice), "ROM copy");
+  const std::vector<ConsoleState> states(n, snapshot.state);
+  const std::vector<ConsoleInputs> all_inputs(n, inputs);
+  check(cudaMemcpy(d_states.data, states.data(), n * sizeof(ConsoleState), cudaMemcpyHostToDevice),
+        "state copy");
+  check(cudaMemcpy(d_inputs.data, all_inputs.data(), n * sizeof(ConsoleInputs),
+                   cudaMemcpyHostToDevice),
+        "input copy");
+  for (size_t i = 0; i < n; ++i) {
+    check(cudaMemcpy(d_pixels.data + i * snapshot.frames.size(), snapshot.frames.data(),
+                     snapshot.frames.size(), cudaMemcpyHostToDevice),
+          "frame buffer copy");
+  }
+  ConsoleConfig config = console.config();
+  config.rom = d_rom.data;
+  kernels::launch_console_frames(d_states.data, config, d_pixels.data, frame_size, d_inputs.data,
+                                 frames, copies, nullptr);
+  check(cudaGetLastError(), "kernel launch");
+  check(cudaDeviceSynchronize(), "kernel run");
+
+  CudaConsoleFrames result{std::vector<ConsoleState>(n),
+                           std::vector<uint8_t>(n * snapshot.frames.size())};
+  check(cudaMemcpy(result.states.data(), d_states.data, n * sizeof(ConsoleState),
+                   cudaMemcpyDeviceToHost),
+        "state copy back");
+  check(
+      cudaMemcpy(result.pixels.data(), d_pixels.data, result.pixels.size(), cudaMemcpyDeviceToHost),
+      "frame buffer copy back");
+  return result;
+}
+
+#else
+
+CudaConsoleFrames run_console_frames_cuda(const Console&, const Console::Snapshot&,
+                                          const ConsoleInputs&, int, int, int) {
+  throw DeviceError("device: cule was built without CUDA (configure with CULE_CUDA=ON and nvcc)");
+}
+
+#endif
+
+}  // namespace cule
