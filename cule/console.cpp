@@ -349,7 +349,8 @@ void Console::restore_state(const Snapshot& snapshot) {
                 "'");
   }
   state_ = snapshot.state;
-  pixels_ = snapshot.frames;
+  // In place: frames_ points into pixels_.
+  std::copy(snapshot.frames.begin(), snapshot.frames.end(), pixels_.begin());
   rng_ = snapshot.rng;
   env_rng_ = snapshot.env_rng;
   controls_ = snapshot.controls;

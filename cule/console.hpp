@@ -43,6 +43,14 @@ class Console : private ResetContext {
   //! draws from on every act (and that Adventure's mode selection uses).
   explicit Console(Rom rom, uint32_t seed = 0);
 
+  // The configuration and frame buffers point into this object's own ROM
+  // image and pixels: a console moves, but is not copied (clone_state is the
+  // copy of its state).
+  Console(const Console&) = delete;
+  Console& operator=(const Console&) = delete;
+  Console(Console&&) = default;
+  Console& operator=(Console&&) = default;
+
   //! ALE's reset_game: system reset, 60 no-op frames, RESET held 4 frames,
   //! the game's mode selection, RESET again, the game's starting actions.
   void reset();
