@@ -7,33 +7,13 @@
 #ifdef CULE_WITH_CUDA
 #include <cuda_runtime.h>
 
+#include "cule/cuda_memory.hpp"
 #include "kernels/console_frames.cuh"
 #endif
 
 namespace cule {
 
 #ifdef CULE_WITH_CUDA
-namespace {
-
-void check(cudaError_t status, const char* what) {
-  if (status != cudaSuccess) {
-    throw DeviceError(std::string("CUDA: ") + what + " failed: " + cudaGetErrorString(status));
-  }
-}
-
-// A device allocation freed on every path out of its scope.
-template <class T>
-struct DeviceArray {
-  T* data = nullptr;
-  explicit DeviceArray(size_t count) {
-    check(cudaMalloc(reinterpret_cast<void**>(&data), count * sizeof(T)), "cudaMalloc");
-  }
-  ~DeviceArray() { cudaFree(data); }
-  DeviceArray(const DeviceArray&) = delete;
-  DeviceArray& operator=(const DeviceArray&) = delete;
-};
-
-}  // namespace
 
 CudaConsoleFrames run_console_frames_cuda(const Console& console, const Console::Snapshot& snapshot,
                                           const ConsoleInputs& inputs, int frames, int copies,
@@ -47,7 +27,7 @@ CudaConsoleFrames run_console_frames_cuda(const Console& console, const Console:
     throw Error("copies, frames: expected copies > 0 and frames >= 0, got " +
                 std::to_string(copies) + " and " + std::to_string(frames));
   }
-  check(cudaSetDevice(device), "cudaSetDevice");
+  check_cuda(cudaSetDevice(device), "cudaSetDevice");
   const size_t n = size_t(copies);
   const std::vector<uint8_t>& rom = console.rom().image();
   const uint32_t frame_size = uint32_t(snapshot.frames.size() / 2);
@@ -56,32 +36,33 @@ CudaConsoleFrames run_console_frames_cuda(const Console& console, const Console:
   DeviceArray<ConsoleState> d_states(n);
   DeviceArray<ConsoleInputs> d_inputs(n);
   DeviceArray<uint8_t> d_pixels(n * snapshot.frames.size());
-  check(cudaMemcpy(d_rom.data, rom.data(), rom.size(), cudaMemcpyHostToDevice), "ROM copy");
+  check_cuda(cudaMemcpy(d_rom.data, rom.data(), rom.size(), cudaMemcpyHostToDevice), "ROM copy");
   const std::vector<ConsoleState> states(n, snapshot.state);
   const std::vector<ConsoleInputs> all_inputs(n, inputs);
-  check(cudaMemcpy(d_states.data, states.data(), n * sizeof(ConsoleState), cudaMemcpyHostToDevice),
-        "state copy");
-  check(cudaMemcpy(d_inputs.data, all_inputs.data(), n * sizeof(ConsoleInputs),
-                   cudaMemcpyHostToDevice),
-        "input copy");
+  check_cuda(
+      cudaMemcpy(d_states.data, states.data(), n * sizeof(ConsoleState), cudaMemcpyHostToDevice),
+      "state copy");
+  check_cuda(cudaMemcpy(d_inputs.data, all_inputs.data(), n * sizeof(ConsoleInputs),
+                        cudaMemcpyHostToDevice),
+             "input copy");
   for (size_t i = 0; i < n; ++i) {
-    check(cudaMemcpy(d_pixels.data + i * snapshot.frames.size(), snapshot.frames.data(),
-                     snapshot.frames.size(), cudaMemcpyHostToDevice),
-          "frame buffer copy");
+    check_cuda(cudaMemcpy(d_pixels.data + i * snapshot.frames.size(), snapshot.frames.data(),
+                          snapshot.frames.size(), cudaMemcpyHostToDevice),
+               "frame buffer copy");
   }
   ConsoleConfig config = console.config();
   config.rom = d_rom.data;
   kernels::launch_console_frames(d_states.data, config, d_pixels.data, frame_size, d_inputs.data,
                                  frames, copies, nullptr);
-  check(cudaGetLastError(), "kernel launch");
-  check(cudaDeviceSynchronize(), "kernel run");
+  check_cuda(cudaGetLastError(), "kernel launch");
+  check_cuda(cudaDeviceSynchronize(), "kernel run");
 
   CudaConsoleFrames result{std::vector<ConsoleState>(n),
                            std::vector<uint8_t>(n * snapshot.frames.size())};
-  check(cudaMemcpy(result.states.data(), d_states.data, n * sizeof(ConsoleState),
-                   cudaMemcpyDeviceToHost),
-        "state copy back");
-  check(
+  check_cuda(cudaMemcpy(result.states.data(), d_states.data, n * sizeof(ConsoleState),
+                        cudaMemcpyDeviceToHost),
+             "state copy back");
+  check_cuda(
       cudaMemcpy(result.pixels.data(), d_pixels.data, result.pixels.size(), cudaMemcpyDeviceToHost),
       "frame buffer copy back");
   return result;

@@ -3,32 +3,12 @@
 
 #include <string>
 
+#include "cule/cuda_memory.hpp"
 #include "cule/error.hpp"
 #include "cule/flat_machine.hpp"
 #include "kernels/flat_machine.cuh"
 
 namespace cule {
-namespace {
-
-void check(cudaError_t status, const char* what) {
-  if (status != cudaSuccess) {
-    throw DeviceError(std::string("CUDA: ") + what + " failed: " + cudaGetErrorString(status));
-  }
-}
-
-// Frees its device allocation whatever path leaves the scope.
-template <class T>
-struct DeviceBuffer {
-  T* data = nullptr;
-  explicit DeviceBuffer(size_t count) {
-    check(cudaMalloc(reinterpret_cast<void**>(&data), count * sizeof(T)), "cudaMalloc");
-  }
-  ~DeviceBuffer() { cudaFree(data); }
-  DeviceBuffer(const DeviceBuffer&) = delete;
-  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
-};
-
-}  // namespace
 
 int cuda_device_count() {
   int count = 0;
@@ -51,7 +31,7 @@ std::vector<CpuRunResult> run_flat_machines_cuda(const FlatMachine& machine, uin
   if (copies <= 0) {
     throw Error("copies: expected a positive count, got " + std::to_string(copies));
   }
-  check(cudaSetDevice(device), "cudaSetDevice");
+  check_cuda(cudaSetDevice(device), "cudaSetDevice");
 
   const size_t n = static_cast<size_t>(copies);
   std::vector<uint8_t> memories(n * FlatMachine::kMemorySize);
@@ -62,37 +42,37 @@ std::vector<CpuRunResult> run_flat_machines_cuda(const FlatMachine& machine, uin
     cpus[i].PC = start_pc;
   }
 
-  DeviceBuffer<uint8_t> d_memories(memories.size());
-  DeviceBuffer<Cpu> d_cpus(n);
-  DeviceBuffer<CpuRunResult> d_results(n);
-  check(cudaMemcpy(d_memories.data, memories.data(), memories.size(), cudaMemcpyHostToDevice),
-        "copy of memories to the device");
-  check(cudaMemcpy(d_cpus.data, cpus.data(), n * sizeof(Cpu), cudaMemcpyHostToDevice),
-        "copy of CPU states to the device");
+  DeviceArray<uint8_t> d_memories(memories.size());
+  DeviceArray<Cpu> d_cpus(n);
+  DeviceArray<CpuRunResult> d_results(n);
+  check_cuda(cudaMemcpy(d_memories.data, memories.data(), memories.size(), cudaMemcpyHostToDevice),
+             "copy of memories to the device");
+  check_cuda(cudaMemcpy(d_cpus.data, cpus.data(), n * sizeof(Cpu), cudaMemcpyHostToDevice),
+             "copy of CPU states to the device");
   cudaEvent_t start, stop;
-  check(cudaEventCreate(&start), "cudaEventCreate");
-  check(cudaEventCreate(&stop), "cudaEventCreate");
-  check(cudaEventRecord(start), "cudaEventRecord");
+  check_cuda(cudaEventCreate(&start), "cudaEventCreate");
+  check_cuda(cudaEventCreate(&stop), "cudaEventCreate");
+  check_cuda(cudaEventRecord(start), "cudaEventRecord");
   kernels::launch_flat_machines(d_memories.data, d_cpus.data, d_results.data, max_instructions,
                                 copies, nullptr);
-  check(cudaGetLastError(), "kernel launch");
-  check(cudaEventRecord(stop), "cudaEventRecord");
-  check(cudaEventSynchronize(stop), "kernel run");
+  check_cuda(cudaGetLastError(), "kernel launch");
+  check_cuda(cudaEventRecord(stop), "cudaEventRecord");
+  check_cuda(cudaEventSynchronize(stop), "kernel run");
   float milliseconds = 0;
-  check(cudaEventElapsedTime(&milliseconds, start, stop), "cudaEventElapsedTime");
+  check_cuda(cudaEventElapsedTime(&milliseconds, start, stop), "cudaEventElapsedTime");
   cudaEventDestroy(start);
   cudaEventDestroy(stop);
   if (options.kernel_milliseconds) *options.kernel_milliseconds = milliseconds;
 
   std::vector<CpuRunResult> results(n);
-  check(
+  check_cuda(
       cudaMemcpy(results.data(), d_results.data, n * sizeof(CpuRunResult), cudaMemcpyDeviceToHost),
       "copy of results to the host");
   if (options.final_memory) {
     options.final_memory->resize(memories.size());
-    check(cudaMemcpy(options.final_memory->data(), d_memories.data, memories.size(),
-                     cudaMemcpyDeviceToHost),
-          "copy of memories to the host");
+    check_cuda(cudaMemcpy(options.final_memory->data(), d_memories.data, memories.size(),
+                          cudaMemcpyDeviceToHost),
+               "copy of memories to the host");
   }
   return results;
 }
