@@ -11,10 +11,7 @@
 
         seg code
         org $F000
-start   sei
-        cld
-        ldx #$FF
-        txs
+start   CLEAN_START
 
         lda #10
         sta TIM8T

@@ -8,10 +8,7 @@
 
         seg code
         org $F000
-start   sei
-        cld
-        ldx #$FF
-        txs
+start   CLEAN_START
         lda #0
         ldx #$80
 clear   sta $00,x
