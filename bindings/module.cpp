@@ -11,6 +11,7 @@
 
 #include "cule/cule.hpp"
 #include "cule/game_rules.hpp"
+#include "cule/vec_env.hpp"
 
 namespace py = pybind11;
 
@@ -47,14 +48,6 @@ struct PyGameRules {
   cule::GameRuleState state;
 };
 
-// The first 128 bytes of a console's cartridge RAM (zeros without any).
-std::vector<uint8_t> console_cart_ram(const cule::Console& c) {
-  std::vector<uint8_t> bytes(128, 0);
-  const int n = std::min<int>(cule::mapper_ram_bytes(c.rom().mapper()), 128);
-  std::copy(c.state().cart.ram, c.state().cart.ram + n, bytes.begin());
-  return bytes;
-}
-
 void bind_game_rules(py::module_& m) {
   py::class_<PyGameRules>(m, "GameRules", R"doc(
 ALE's game settings for one game: reward, terminal and lives after each frame,
@@ -87,31 +80,6 @@ computed from RAM (kernels/game_rules.hpp).)doc")
           },
           py::arg("ram"), py::arg("cart_ram") = py::none(),
           "RomSettings::step over 128 bytes of RAM (and Klax's cartridge RAM).")
-      .def(
-          "step_console",
-          [](PyGameRules& r, const cule::Console& c) {
-            const std::vector<uint8_t> cart = console_cart_ram(c);
-            cule::game_rules_step(r.game, r.state, c.ram(), cart.data());
-          },
-          py::arg("console"), "step() on the console's memory after its last frame.")
-      .def(
-          "replay_reset",
-          [](PyGameRules& r, const cule::Console& c) {
-            // The frames of the console's last reset, as ALE's settings see
-            // them: step() on each, reset() and setMode's changes in between.
-            const auto& frames = c.reset_frames();
-            const int n = int(frames.size() / cule::Console::kResetFrameBytes);
-            for (int i = 0; i <= n; ++i) {
-              if (i == c.reset_settings_frame()) cule::game_rules_reset(r.game, r.state);
-              if (i == c.reset_mode_frame()) {
-                cule::game_rules_set_mode(r.game, r.state, c.mode());
-              }
-              if (i == n) break;
-              const uint8_t* f = frames.data() + size_t(i) * cule::Console::kResetFrameBytes;
-              cule::game_rules_step(r.game, r.state, f, f + 128);
-            }
-          },
-          py::arg("console"), "Bring the rules to where ALE's are after the console's last reset.")
       .def_property_readonly("reward",
                              [](const PyGameRules& r) { return cule::game_rules_reward(r.state); })
       .def_property_readonly(
@@ -123,6 +91,273 @@ computed from RAM (kernels/game_rules.hpp).)doc")
       "minimal_action_set",
       [](const std::string& id) { return cule::minimal_action_set(cule::game_from_id(id)); },
       py::arg("game_id"), "ALE's minimal action set, in ALE's action order.");
+}
+
+}  // namespace
+
+// --- VecEnv: the batched environments ---------------------------------------
+namespace {
+
+// A writeable numpy view of a VecEnv buffer, kept alive by the env. Views are
+// writeable so that numpy can export them through DLPack.
+template <class T>
+py::array_t<T> buffer_view(const T* data, std::vector<py::ssize_t> shape, py::handle owner) {
+  return py::array_t<T>(shape, const_cast<T*>(data), owner);
+}
+
+// A per-environment buffer as a numpy view of num_envs values; 0/1 bytes
+// as bools.
+template <class T>
+py::array per_env_view(const T* data, py::ssize_t n, py::handle owner) {
+  return buffer_view(data, {n}, owner);
+}
+py::array per_env_view(const uint8_t* data, py::ssize_t n, py::handle owner) {
+  return py::array(py::dtype("?"), {n}, {py::ssize_t(1)}, const_cast<uint8_t*>(data), owner);
+}
+
+template <class T>
+void def_per_env(py::class_<cule::VecEnv>& cls, const char* name,
+                 const T* (cule::VecEnv::*buffer)() const) {
+  cls.def_property_readonly(name, [buffer](py::object self) {
+    const auto& e = self.cast<const cule::VecEnv&>();
+    return per_env_view((e.*buffer)(), e.num_envs(), self);
+  });
+}
+
+// One value per environment from a numpy array-like of integers.
+std::vector<int32_t> env_integers(const py::handle& values, int n, const char* name) {
+  py::array array = py::array::ensure(values);
+  if (!array) throw cule::Error(std::string(name) + ": expected an array of integers");
+  const char kind = array.dtype().kind();
+  if (kind != 'i' && kind != 'u' && kind != 'b') {
+    throw cule::Error(std::string(name) + ": dtype " + std::string(py::str(array.dtype())) +
+                      " is not an integer type; expected integer action indices");
+  }
+  if (array.ndim() != 1 || array.shape(0) != n) {
+    std::string shape = "(";
+    for (py::ssize_t d = 0; d < array.ndim(); ++d) {
+      shape += std::to_string(array.shape(d)) + (array.ndim() == 1      ? ","
+                                                 : d + 1 < array.ndim() ? ", "
+                                                                        : "");
+    }
+    throw cule::Error(std::string(name) + ": shape " + shape +
+                      ") does not match num_envs; expected (" + std::to_string(n) + ",)");
+  }
+  auto wide = py::array_t<int64_t, py::array::c_style | py::array::forcecast>::ensure(array);
+  std::vector<int32_t> out(static_cast<size_t>(n));
+  const int64_t* v = wide.data();
+  for (int i = 0; i < n; ++i) {
+    if (v[i] < INT32_MIN || v[i] > INT32_MAX) {
+      throw cule::Error(std::string(name) + "[" + std::to_string(i) + "]: " + std::to_string(v[i]) +
+                        " is out of range");
+    }
+    out[size_t(i)] = int32_t(v[i]);
+  }
+  return out;
+}
+
+std::vector<uint8_t> env_mask(const py::handle& mask, int n) {
+  py::array array = py::array::ensure(mask);
+  if (!array || array.ndim() != 1 || array.shape(0) != n || array.dtype().kind() != 'b') {
+    throw cule::Error("mask: expected a boolean array of shape (" + std::to_string(n) + ",)");
+  }
+  auto bytes = py::array_t<uint8_t, py::array::c_style | py::array::forcecast>::ensure(array);
+  return std::vector<uint8_t>(bytes.data(), bytes.data() + n);
+}
+
+cule::EnvConfig env_config(int num_envs, const py::kwargs& options) {
+  cule::EnvConfig c;
+  c.num_envs = num_envs;
+  for (const auto& item : options) {
+    const std::string key = py::str(item.first);
+    const py::handle v = item.second;
+    if (key == "num_threads")
+      c.num_threads = v.cast<int>();
+    else if (key == "frameskip")
+      c.frameskip = v.cast<int>();
+    else if (key == "repeat_action_probability")
+      c.repeat_action_probability = v.cast<float>();
+    else if (key == "full_action_space")
+      c.full_action_space = v.cast<bool>();
+    else if (key == "mode")
+      c.mode = v.is_none() ? -1 : v.cast<int>();
+    else if (key == "difficulty")
+      c.difficulty = v.is_none() ? -1 : v.cast<int>();
+    else if (key == "max_num_frames_per_episode")
+      c.max_num_frames_per_episode = v.is_none() ? 0 : v.cast<int>();
+    else if (key == "noop_max")
+      c.noop_max = v.cast<int>();
+    else if (key == "use_fire_reset")
+      c.use_fire_reset = v.cast<bool>();
+    else if (key == "episodic_life")
+      c.episodic_life = v.cast<bool>();
+    else if (key == "life_loss_info")
+      c.life_loss_info = v.cast<bool>();
+    else if (key == "reward_clipping")
+      c.reward_clipping = v.cast<bool>();
+    else if (key == "obs_type")
+      c.obs_type = cule::obs_type_from_string(v.cast<std::string>());
+    else if (key == "img_height")
+      c.img_height = v.cast<int>();
+    else if (key == "img_width")
+      c.img_width = v.cast<int>();
+    else if (key == "maxpool")
+      c.maxpool = v.cast<bool>();
+    else if (key == "stack_num")
+      c.stack_num = v.cast<int>();
+    else if (key == "autoreset_mode")
+      c.autoreset_mode = cule::autoreset_mode_from_string(v.cast<std::string>());
+    else if (key == "seed")
+      c.seed = v.cast<uint64_t>();
+    else if (key == "device") {
+      const std::string d = v.cast<std::string>();
+      if (d == "cpu")
+        c.device = cule::Device::cpu();
+      else if (d == "cuda")
+        c.device = cule::Device::cuda(0);
+      else if (d.rfind("cuda:", 0) == 0)
+        c.device = cule::Device::cuda(std::stoi(d.substr(5)));
+      else
+        throw cule::Error("device: '" + d +
+                          "' is not a device; expected 'cpu', 'cuda' or 'cuda:N'");
+    } else {
+      throw cule::Error("option '" + key + "' is not an option of cule environments");
+    }
+  }
+  return c;
+}
+
+void bind_vec_env(py::module_& m) {
+  using cule::VecEnv;
+  py::class_<VecEnv::Snapshot, std::shared_ptr<VecEnv::Snapshot>>(
+      m, "VecEnvState", "A snapshot of some environments of a VecEnv, for restore_state.");
+
+  py::class_<VecEnv> env(m, "VecEnv", R"doc(
+A batch of ALE environments of one game, stepped together. Buffers are numpy
+views that every reset and step rewrites in place.)doc");
+  env.def(py::init([](const py::object& rom, int num_envs, const py::kwargs& options) {
+            const cule::EnvConfig config = env_config(num_envs, options);
+            cule::Rom r = rom_from(rom);
+            py::gil_scoped_release release;
+            return std::make_unique<VecEnv>(r, config);
+          }),
+          py::arg("rom"), py::arg("num_envs") = 1)
+      .def(
+          "reset",
+          [](VecEnv& env, const py::object& mask, const py::object& seeds) {
+            std::vector<uint8_t> m;
+            if (!mask.is_none()) m = env_mask(mask, env.num_envs());
+            int count = env.num_envs();
+            if (!m.empty()) count = int(std::count(m.begin(), m.end(), 1));
+            std::vector<uint64_t> s;
+            if (!seeds.is_none()) {
+              auto a =
+                  py::array_t<int64_t, py::array::c_style | py::array::forcecast>::ensure(seeds);
+              if (!a || a.ndim() != 1 || a.shape(0) != count) {
+                throw cule::Error("seeds: expected one integer per environment reset (" +
+                                  std::to_string(count) + ")");
+              }
+              for (int i = 0; i < count; ++i) {
+                if (a.data()[i] < 0) throw cule::Error("seeds: seeds must be 0 or more");
+                s.push_back(uint64_t(a.data()[i]));
+              }
+            }
+            py::gil_scoped_release release;
+            env.reset(m.empty() ? nullptr : m.data(), s.empty() ? nullptr : s.data());
+          },
+          py::arg("mask") = py::none(), py::arg("seeds") = py::none(),
+          "Start new episodes where mask is True (everywhere when None).")
+      .def(
+          "step",
+          [](VecEnv& env, const py::object& actions, const py::object& paddle_strengths) {
+            const std::vector<int32_t> a = env_integers(actions, env.num_envs(), "actions");
+            std::vector<float> p;
+            if (!paddle_strengths.is_none()) {
+              auto f = py::array_t<float, py::array::c_style | py::array::forcecast>::ensure(
+                  paddle_strengths);
+              if (!f || f.ndim() != 1 || f.shape(0) != env.num_envs()) {
+                throw cule::Error("paddle_strengths: expected one float per environment");
+              }
+              p.assign(f.data(), f.data() + env.num_envs());
+            }
+            py::gil_scoped_release release;
+            env.step(a.data(), p.empty() ? nullptr : p.data());
+          },
+          py::arg("actions"), py::arg("paddle_strengths") = py::none(),
+          "One step of every environment; actions index action_set.")
+      .def_property_readonly("num_envs", &VecEnv::num_envs)
+      .def_property_readonly("num_threads", &VecEnv::num_threads)
+      .def_property_readonly("game", &VecEnv::game)
+      .def_property_readonly("action_set", &VecEnv::action_set)
+      .def_property_readonly("observation_shape", &VecEnv::observation_shape)
+      .def_property_readonly(
+          "autoreset_mode",
+          [](const VecEnv& e) { return cule::to_string(e.config().autoreset_mode); })
+      .def_property_readonly("obs_type",
+                             [](const VecEnv& e) { return cule::to_string(e.config().obs_type); })
+      .def_property_readonly("observations",
+                             [](py::object self) {
+                               const auto& e = self.cast<const VecEnv&>();
+                               std::vector<py::ssize_t> shape{e.num_envs()};
+                               for (int64_t d : e.observation_shape()) shape.push_back(d);
+                               return buffer_view(e.observations(), shape, self);
+                             })
+      .def_property_readonly("final_observations",
+                             [](py::object self) -> py::object {
+                               const auto& e = self.cast<const VecEnv&>();
+                               if (e.config().autoreset_mode != cule::AutoresetMode::same_step) {
+                                 return py::none();
+                               }
+                               std::vector<py::ssize_t> shape{e.num_envs()};
+                               for (int64_t d : e.observation_shape()) shape.push_back(d);
+                               return buffer_view(e.final_observations(), shape, self);
+                             })
+      .def(
+          "screen",
+          [](py::object self, int env) {
+            const auto& e = self.cast<const VecEnv&>();
+            return view(e.screen(env), {e.screen_height(), cule::kScreenWidth}, self);
+          },
+          py::arg("env"), "One environment's last frame as palette indices; a read-only view.")
+      .def(
+          "ram",
+          [](py::object self, int env) {
+            const auto& e = self.cast<const VecEnv&>();
+            return view(e.ram(env), {128}, self);
+          },
+          py::arg("env"), "One environment's RIOT RAM; a read-only view.")
+      .def(
+          "clone_state",
+          [](const VecEnv& env, const py::object& mask) {
+            std::vector<uint8_t> m;
+            if (!mask.is_none()) m = env_mask(mask, env.num_envs());
+            return std::const_pointer_cast<VecEnv::Snapshot>(
+                env.clone_state(m.empty() ? nullptr : m.data()));
+          },
+          py::arg("mask") = py::none(), "A snapshot of the environments where mask is True.")
+      .def("restore_state", &VecEnv::restore_state, py::arg("state"),
+           py::call_guard<py::gil_scoped_release>());
+
+  // One value per environment, rewritten in place by every reset and step.
+  def_per_env(env, "rewards", &VecEnv::rewards);
+  def_per_env(env, "terminated", &VecEnv::terminated);
+  def_per_env(env, "truncated", &VecEnv::truncated);
+  def_per_env(env, "autoreset", &VecEnv::autoreset);
+  def_per_env(env, "lives", &VecEnv::lives);
+  def_per_env(env, "episode_frame_numbers", &VecEnv::episode_frame_numbers);
+  def_per_env(env, "frame_numbers", &VecEnv::frame_numbers);
+  def_per_env(env, "episode_returns", &VecEnv::episode_returns);
+  def_per_env(env, "episode_lengths", &VecEnv::episode_lengths);
+
+  m.def(
+      "list_games",
+      [] {
+        std::vector<std::string> ids;
+        for (const cule::GameModes& g : cule::all_game_modes()) ids.push_back(g.rom_id);
+        std::sort(ids.begin(), ids.end());
+        return ids;
+      },
+      "The ale-py ids of every game cule has ALE's settings for, sorted.");
 }
 
 }  // namespace
@@ -224,6 +459,14 @@ frame with one of ALE's 18 actions.)doc")
             return view(c.ram(), {128}, self);
           },
           "The 128 bytes of RIOT RAM; a read-only view.")
+      .def_property_readonly(
+          "has_rules", &cule::Console::has_rules,
+          "Whether ALE has game settings (rewards, terminal, lives) for the ROM.")
+      .def_property_readonly("reward", &cule::Console::reward,
+                             "ALE's reward for the last frame emulated.")
+      .def_property_readonly("terminal", &cule::Console::terminal,
+                             "ALE's game over, by the game's settings.")
+      .def_property_readonly("lives", &cule::Console::lives, "ALE's lives().")
       .def("clone_state", &cule::Console::clone_state)
       .def("restore_state", &cule::Console::restore_state, py::arg("state"));
 
@@ -231,4 +474,5 @@ frame with one of ALE's 18 actions.)doc")
         "Number of usable CUDA devices (0 without CUDA support, driver or device).");
 
   bind_game_rules(m);
+  bind_vec_env(m);
 }

@@ -69,7 +69,14 @@ uint8_t power_on_switches(const GameProperties& properties) {
 
 Console::Console(Rom rom, uint32_t seed)
     : rom_(std::move(rom)), rng_(kAleSystemSeed), env_rng_(seed) {
-  if (const GameModes* modes = find_game_modes(rom_.name())) mode_ = modes->default_mode;
+  if (const GameModes* modes = find_game_modes(rom_.name())) {
+    mode_ = modes->default_mode;
+    game_ = game_from_id(rom_.name());
+    has_rules_ = true;
+    // A settings object just built (ALE's constructors call reset()).
+    game_rules_init(rules_);
+    game_rules_reset(game_, rules_);
+  }
   properties_ = rom_.properties();
   // The database's height (the table holds it after the PAL 210 -> 250 rule).
   const bool raised_for_pal = properties_.format == TvFormat::PAL &&
@@ -211,8 +218,12 @@ ConsoleInputs Console::hardware_inputs() {
   }
 
   // The switches keep their positions; ALE drives the difficulty switches
-  // every frame once its environment runs (difficulty 0: both B).
-  if (controls_.events.difficulty_set) controls_.switches &= uint8_t(~0xC0);
+  // every frame once its environment runs (bit 0: left A = port B bit 6,
+  // bit 1: right A = bit 7).
+  if (controls_.events.difficulty_set) {
+    controls_.switches =
+        uint8_t((controls_.switches & ~0xC0) | ((difficulty_ & 1) << 6) | ((difficulty_ & 2) << 6));
+  }
   controls_.switches = controls_.events.select ? uint8_t(controls_.switches & ~0x02)
                                                : uint8_t(controls_.switches | 0x02);
   controls_.switches = controls_.events.reset ? uint8_t(controls_.switches & ~0x01)
@@ -230,13 +241,32 @@ void Console::run_frames(int action, Switch held, int count, float paddle_streng
     const ConsoleInputs inputs = hardware_inputs();
     console_run_frame(state_, config_, frames_, inputs);
     // ALE's pressSelect holds SELECT without stepping the game's settings.
-    if (recording_reset_ && held != Switch::Select) {
+    if (!has_rules_ || held == Switch::Select) continue;
+    if (recording_reset_) {
       const size_t at = reset_frames_.size();
       reset_frames_.resize(at + kResetFrameBytes, 0);
       std::copy(state_.riot.ram, state_.riot.ram + 128, reset_frames_.begin() + at);
       const int cart_bytes = std::min<int>(mapper_ram_bytes(config_.mapper), 128);
       std::copy(state_.cart.ram, state_.cart.ram + cart_bytes, reset_frames_.begin() + at + 128);
+    } else {
+      step_rules(state_.riot.ram, state_.cart.ram);
     }
+  }
+}
+
+void Console::step_rules(const uint8_t* ram, const uint8_t* cart_ram) {
+  // Only Klax reads cartridge RAM (its F6SC RAM, 128 bytes).
+  game_rules_step(game_, rules_, ram, mapper_ram_bytes(config_.mapper) >= 128 ? cart_ram : nullptr);
+}
+
+void Console::replay_reset(int settings_frame, int mode_frame) {
+  const int n = int(reset_frames_.size() / kResetFrameBytes);
+  for (int i = 0; i <= n; ++i) {
+    if (i == settings_frame) game_rules_reset(game_, rules_);
+    if (i == mode_frame) game_rules_set_mode(game_, rules_, mode_);
+    if (i == n) break;
+    const uint8_t* frame = reset_frames_.data() + size_t(i) * kResetFrameBytes;
+    step_rules(frame, frame + 128);
   }
 }
 
@@ -244,14 +274,15 @@ void Console::reset() {
   controls_.left_paddle = controls_.right_paddle = (kPaddleMin + paddle_max(rom_.name())) / 2;
   reset_frames_.clear();
   recording_reset_ = true;
+  episode_frame_number_ = 0;
   system_reset();
   run_frames(0, Switch::None, kResetNoopFrames);
   soft_reset();
-  reset_settings_frame_ = int(reset_frames_.size() / kResetFrameBytes);
+  const int settings_frame = int(reset_frames_.size() / kResetFrameBytes);
   last_soft_reset_frame_ = -1;
   if (find_game_modes(rom_.name())) set_game_mode(rom_.name(), mode_, *this);
-  reset_mode_frame_ = last_soft_reset_frame_ >= 0 ? last_soft_reset_frame_
-                                                  : int(reset_frames_.size() / kResetFrameBytes);
+  const int mode_frame = last_soft_reset_frame_ >= 0 ? last_soft_reset_frame_
+                                                     : int(reset_frames_.size() / kResetFrameBytes);
   soft_reset();
   if (const GameModes* modes = find_game_modes(rom_.name())) {
     for (int action : modes->starting_actions) {
@@ -263,6 +294,7 @@ void Console::reset() {
     }
   }
   recording_reset_ = false;
+  if (has_rules_) replay_reset(settings_frame, mode_frame);
 }
 
 void Console::set_mode(int mode) {
@@ -283,6 +315,18 @@ void Console::set_mode(int mode) {
   mode_ = mode;
 }
 
+void Console::set_difficulty(int difficulty) {
+  const GameModes* modes = find_game_modes(rom_.name());
+  const std::vector<int> available = modes ? modes->difficulties : std::vector<int>{0};
+  if (std::find(available.begin(), available.end(), difficulty) == available.end()) {
+    std::string list;
+    for (int d : available) list += (list.empty() ? "" : ", ") + std::to_string(d);
+    throw Error("difficulty: " + std::to_string(difficulty) + " is not a difficulty of '" +
+                rom_.name() + "'; expected one of " + list);
+  }
+  difficulty_ = difficulty;
+}
+
 uint8_t Console::read_ram(uint16_t address) { return state_.riot.ram[address & 0x7F]; }
 
 uint8_t Console::read_mapped(uint16_t address) {
@@ -297,6 +341,7 @@ uint8_t Console::read_mapped(uint16_t address) {
 void Console::press_select(int frames) {
   run_frames(0, Switch::Select, frames);
   run_frames(0, Switch::None, 1);
+  count_frame();
 }
 
 void Console::soft_reset() {
@@ -322,7 +367,7 @@ void Console::act(int action, float paddle_strength) {
   env_rng_();
   if (fire_is_illegal(rom_.name()) && fires(static_cast<Action>(action))) action = 0;
   run_frames(action, Switch::None, 1, paddle_strength);
-  ++frame_number_;
+  count_frame();
 }
 
 void Console::screen_rgb(uint8_t* out) const {
@@ -340,7 +385,8 @@ void Console::screen_grayscale(uint8_t* out) const {
 }
 
 Console::Snapshot Console::clone_state() const {
-  return Snapshot{state_, pixels_, rng_, env_rng_, controls_, frame_number_};
+  return Snapshot{state_, pixels_, rng_, env_rng_, controls_, frame_number_, episode_frame_number_,
+                  rules_};
 }
 
 void Console::restore_state(const Snapshot& snapshot) {
@@ -355,6 +401,8 @@ void Console::restore_state(const Snapshot& snapshot) {
   env_rng_ = snapshot.env_rng;
   controls_ = snapshot.controls;
   frame_number_ = snapshot.frame_number;
+  episode_frame_number_ = snapshot.episode_frame_number;
+  rules_ = snapshot.rules;
 }
 
 }  // namespace cule

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "cule/game_modes.hpp"
+#include "cule/game_rules.hpp"
 #include "cule/rom.hpp"
 #include "kernels/console.hpp"
 
@@ -69,6 +70,14 @@ class Console : private ResetContext {
   //! for a mode the game does not have.
   void set_mode(int mode);
 
+  //! The difficulty switches' setting (ALE's difficulty: bit 0 sets the
+  //! left switch to A, bit 1 the right one); 0 until set_difficulty.
+  int difficulty() const { return difficulty_; }
+  //! Sets the difficulty switches from the next frame on, as ALE's
+  //! setDifficulty. Throws cule::Error for a difficulty the game does not
+  //! have.
+  void set_difficulty(int difficulty);
+
   const Rom& rom() const { return rom_; }
   //! The game's properties, with the format ALE detected.
   const GameProperties& properties() const { return properties_; }
@@ -82,21 +91,26 @@ class Console : private ResetContext {
   void screen_grayscale(uint8_t* out) const;
   //! The 128 bytes of RIOT RAM.
   const uint8_t* ram() const { return state_.riot.ram; }
-  //! Frames emulated by act() since the console was built.
+  //! ALE's getFrameNumber: frames emulated by act() since the console was
+  //! built, plus one for each pressSelect of the resets' mode selections
+  //! (ALE counts those as it counts acts; the other reset frames it does not).
   uint64_t frame_number() const { return frame_number_; }
+  //! ALE's getEpisodeFrameNumber: the same count since the last reset began.
+  uint32_t episode_frame_number() const { return episode_frame_number_; }
 
-  //! Bytes kept per frame in reset_frames(): RIOT RAM, then the first 128
-  //! bytes of cartridge RAM (zeros for a cartridge without RAM).
-  static constexpr int kResetFrameBytes = 256;
-  //! The memory after each frame of the last reset() on which ALE runs its
-  //! game settings' step() (every frame but those with SELECT held), so that
-  //! per-game rules can be brought to where ALE's are after a reset.
-  const std::vector<uint8_t>& reset_frames() const { return reset_frames_; }
-  //! The frame of reset_frames() before which ALE calls the settings' reset().
-  int reset_settings_frame() const { return reset_settings_frame_; }
-  //! The frame of reset_frames() before which the settings' setMode changes
-  //! its own fields (the start of setMode's last soft reset).
-  int reset_mode_frame() const { return reset_mode_frame_; }
+  //! Whether ALE has game settings for this ROM (then reward(), terminal()
+  //! and lives() follow them; otherwise they stay 0, false and 0).
+  bool has_rules() const { return has_rules_; }
+  //! The game the rules are for (valid when has_rules()).
+  Game game() const { return game_; }
+  //! ALE's getReward for the last frame emulated (by act or by the reset).
+  int32_t reward() const { return game_rules_reward(rules_); }
+  //! ALE's isTerminal (game over, by the game's settings).
+  bool terminal() const { return game_rules_terminal(rules_); }
+  //! ALE's lives().
+  int32_t lives() const { return has_rules_ ? game_rules_lives(game_, rules_) : 0; }
+  //! The settings' state, as ALE's settings object keeps it.
+  const GameRuleState& rules() const { return rules_; }
 
   // The controller events ALE sends (its Event table), before they reach
   // the ports through the game's controllers.
@@ -125,6 +139,8 @@ class Console : private ResetContext {
     std::mt19937 env_rng;
     Controls controls;
     uint64_t frame_number;
+    uint32_t episode_frame_number;
+    GameRuleState rules;
   };
   Snapshot clone_state() const;
   void restore_state(const Snapshot& snapshot);
@@ -159,14 +175,27 @@ class Console : private ResetContext {
   std::mt19937 rng_;      // ALE's system RNG
   std::mt19937 env_rng_;  // ALE's environment RNG (sticky actions)
   int mode_ = 0;
+  int difficulty_ = 0;
   Controls controls_{};
   uint64_t frame_number_ = 0;
-  // Memory after each frame of the last reset that ALE steps its settings on.
+  uint32_t episode_frame_number_ = 0;
+  void count_frame() {
+    ++frame_number_;
+    ++episode_frame_number_;
+  }
+  bool has_rules_ = false;
+  Game game_ = Game::count;
+  GameRuleState rules_{};
+  // During reset(): the memory after each frame on which ALE steps its
+  // settings (RIOT RAM, then the first 128 bytes of cartridge RAM), replayed
+  // into rules_ at the end, since setMode's effect on the settings lands at
+  // its last soft reset, which is known only afterwards.
+  static constexpr int kResetFrameBytes = 256;
   std::vector<uint8_t> reset_frames_;
   bool recording_reset_ = false;
   int last_soft_reset_frame_ = 0;
-  int reset_settings_frame_ = 0;
-  int reset_mode_frame_ = 0;
+  void replay_reset(int settings_frame, int mode_frame);
+  void step_rules(const uint8_t* ram, const uint8_t* cart_ram);
 };
 
 }  // namespace cule

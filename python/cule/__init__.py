@@ -1,5 +1,34 @@
 """cule: a GPU-resident Atari 2600 emulator for reinforcement learning."""
 
-from cule._core import Console, ConsoleState, CpuRunResult, FlatMachine, __version__, cuda_device_count
+from cule._core import (
+    Console,
+    ConsoleState,
+    CpuRunResult,
+    FlatMachine,
+    VecEnv,
+    VecEnvState,
+    __version__,
+    cuda_device_count,
+    list_games,
+)
 
-__all__ = ["Console", "ConsoleState", "CpuRunResult", "FlatMachine", "__version__", "cuda_device_count"]
+
+def make(*args, **kwargs):
+    """A Gymnasium vector environment of a game: see cule.vector.make."""
+    from cule.vector import make as _make
+
+    return _make(*args, **kwargs)
+
+
+__all__ = [
+    "Console",
+    "ConsoleState",
+    "CpuRunResult",
+    "FlatMachine",
+    "VecEnv",
+    "VecEnvState",
+    "__version__",
+    "cuda_device_count",
+    "list_games",
+    "make",
+]

@@ -1,0 +1,98 @@
+// The options of a batch of environments: names and defaults as ale-py's
+// AtariVectorEnv (ale_py.vector_env), with Gymnasium's ALE/<Game>-v5 preset.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace cule {
+
+//! What an observation holds.
+enum class ObsType : uint8_t {
+  rgb,        //!< (stack, height, width, 3) RGB
+  grayscale,  //!< (stack, height, width) luminance, as ALE's getScreenGrayscale
+  ram,        //!< (stack, 128) RIOT RAM
+};
+
+//! When an environment whose episode ended starts its next one (Gymnasium's
+//! gymnasium.vector.AutoresetMode).
+enum class AutoresetMode : uint8_t {
+  next_step,  //!< the step after the end resets it (and ignores its action)
+  same_step,  //!< the ending step resets it; the last observation is kept apart
+  disabled,   //!< only reset(mask) resets it
+};
+
+//! Where the environments run.
+struct Device {
+  enum class Kind : uint8_t { cpu, cuda };
+  Kind kind = Kind::cpu;
+  int index = 0;
+  static Device cpu() { return {}; }
+  static Device cuda(int index = 0) { return {Kind::cuda, index}; }
+};
+
+struct EnvConfig {
+  int num_envs = 1;
+  //! Worker threads of the CPU backend, the caller's counted (0: one per
+  //! hardware thread). Results do not depend on it.
+  int num_threads = 0;
+  Device device = Device::cpu();
+
+  //! Emulated frames per step; the action is repeated on each.
+  int frameskip = 4;
+  //! Sticky actions: on each frame the previous frame's action is kept
+  //! with this probability (ALE's repeat_action_probability).
+  float repeat_action_probability = 0.0f;
+  //! All 18 actions rather than the game's minimal set.
+  bool full_action_space = false;
+  //! The game mode and difficulty; -1: the game's default (ALE's).
+  int mode = -1;
+  int difficulty = -1;
+  //! Truncation after this many emulated frames of steps in an episode
+  //! (reset frames not counted; 0: never).
+  int max_num_frames_per_episode = 108000;
+  //! A reset plays 0 to noop_max - 1 no-op frames, drawn per reset.
+  int noop_max = 30;
+  //! A reset presses FIRE for one frame where the game's actions have it
+  //! (in place of one of the no-ops).
+  bool use_fire_reset = true;
+  //! A lost life ends the episode (terminated), and the reset that follows
+  //! starts a new game (as AtariVectorEnv and Gymnasium's wrappers do).
+  bool episodic_life = false;
+  //! A lost life is reported as terminated without ending the episode.
+  bool life_loss_info = false;
+  //! A step's reward is clamped to [-1, 1].
+  bool reward_clipping = true;
+
+  ObsType obs_type = ObsType::grayscale;
+  //! The observed frame's size; frames are shrunk with area averaging.
+  int img_height = 84;
+  int img_width = 84;
+  //! Each observed frame is the pixel-wise maximum of the step's last two.
+  bool maxpool = true;
+  //! Frames per observation, oldest first.
+  int stack_num = 4;
+
+  AutoresetMode autoreset_mode = AutoresetMode::next_step;
+  //! Environment i draws its random numbers from seed + i.
+  uint64_t seed = 0;
+
+  //! Gymnasium's ALE/<Game>-v5 (ale_py.env.AtariEnv as registered): frame
+  //! skip 4, sticky actions 0.25, minimal actions, 108,000 frames, 210 x 160
+  //! RGB frames, no max-pool, stacking, no-ops, fire reset or clipping.
+  static EnvConfig v5(int num_envs = 1);
+
+  //! Throws cule::Error naming the first option that is out of range or
+  //! that contradicts another.
+  void validate() const;
+};
+
+const char* to_string(ObsType type);
+const char* to_string(AutoresetMode mode);
+//! Parses "rgb", "grayscale" or "ram"; throws cule::Error otherwise.
+ObsType obs_type_from_string(const std::string& name);
+//! Parses "NextStep", "SameStep" or "Disabled" (Gymnasium's values, any
+//! case, with or without '_'); throws cule::Error otherwise.
+AutoresetMode autoreset_mode_from_string(const std::string& name);
+
+}  // namespace cule

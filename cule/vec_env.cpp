@@ -1,0 +1,403 @@
+#include "cule/vec_env.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <string>
+
+#include "cule/error.hpp"
+#include "cule/game_modes.hpp"
+#include "cule/game_rules.hpp"
+#include "kernels/palette.hpp"
+#include "kernels/random.hpp"
+
+namespace cule {
+
+// One environment: its console and the episode bookkeeping around it.
+struct VecEnv::Slot {
+  std::unique_ptr<Console> console;
+  uint64_t seed = 0;
+  uint64_t frames_drawn = 0;   // sticky-action draws so far
+  uint64_t resets = 0;         // no-op draws so far
+  int previous_action = 0;     // the ALE action of the last frame (sticky actions)
+  int32_t lives = 0;           // at the end of the last step
+  int32_t elapsed_frames = 0;  // since the episode's first observation (truncation)
+  int32_t episode_length = 0;
+  float episode_return = 0.0f;
+  bool game_over = false;
+  bool life_lost = false;
+  bool needs_reset = false;  // next_step: the last step ended an episode
+  // The step's last two frames as observed colours (grayscale or RGB):
+  // frames[0] the last, frames[1] the one before; max-pooled into frames[0].
+  std::vector<uint8_t> frames[2];
+  std::vector<float> row, sum;  // resize scratch
+};
+
+namespace {
+
+constexpr int kFire = 1;
+
+// A console as ALE's Gymnasium environment builds one: loadROM with the
+// seed, then the mode and difficulty, which the next reset applies.
+Console make_console(const Rom& rom, const EnvConfig& config, uint64_t seed) {
+  Console console(rom, uint32_t(seed));
+  if (config.mode >= 0) console.set_mode(config.mode);
+  if (config.difficulty >= 0) console.set_difficulty(config.difficulty);
+  return console;
+}
+
+}  // namespace
+
+VecEnv::VecEnv(const Rom& rom, const EnvConfig& config)
+    : config_(config), pool_(config.num_threads) {
+  config_.validate();
+  if (config_.device.kind != Device::Kind::cpu) {
+    throw DeviceError("device: the CUDA backend of VecEnv is not built yet; use device cpu");
+  }
+  if (!find_game_modes(rom.name())) {
+    throw Error("rom: '" + rom.name() + "' (md5 " + rom.md5() +
+                ") has no ALE game settings, so it has no rewards or episode ends; expected one "
+                "of the games cule.list_games() names");
+  }
+  game_ = rom.name();
+  const Game game = game_from_id(game_);
+  if (config_.full_action_space) {
+    for (int a = 0; a < kNumActions; ++a) action_set_.push_back(a);
+  } else {
+    action_set_ = minimal_action_set(game);
+  }
+  fire_reset_ =
+      config_.use_fire_reset && std::count(action_set_.begin(), action_set_.end(), kFire) > 0;
+
+  slots_.resize(size_t(config_.num_envs));
+  // The first console checks the mode and difficulty (and throws); the
+  // others are built in parallel.
+  slots_[0] = std::make_unique<Slot>();
+  slots_[0]->seed = config_.seed;
+  slots_[0]->console = std::make_unique<Console>(make_console(rom, config_, config_.seed));
+  pool_.parallel_for(config_.num_envs - 1, [&](int k) {
+    const int i = k + 1;
+    slots_[size_t(i)] = std::make_unique<Slot>();
+    slots_[size_t(i)]->seed = config_.seed + uint64_t(i);
+    slots_[size_t(i)]->console =
+        std::make_unique<Console>(make_console(rom, config_, config_.seed + uint64_t(i)));
+  });
+
+  const int height = slots_[0]->console->height();
+  if (config_.obs_type == ObsType::ram) {
+    obs_shape_ = {config_.stack_num, 128};
+    frame_bytes_ = 128;
+  } else {
+    if (config_.img_height > height) {
+      throw Error("img_height: " + std::to_string(config_.img_height) + " is taller than '" +
+                  game_ + "''s " + std::to_string(height) +
+                  "-line screen; frames are shrunk, never enlarged");
+    }
+    channels_ = config_.obs_type == ObsType::rgb ? 3 : 1;
+    obs_shape_ = {config_.stack_num, config_.img_height, config_.img_width};
+    if (channels_ == 3) obs_shape_.push_back(3);
+    frame_bytes_ = int64_t(config_.img_height) * config_.img_width * channels_;
+    resize_ = config_.img_height != height || config_.img_width != kScreenWidth;
+    if (resize_) {
+      x_taps_.resize(size_t(area_taps_bound(kScreenWidth, config_.img_width)));
+      y_taps_.resize(size_t(area_taps_bound(height, config_.img_height)));
+      area_.x_count = uint16_t(area_taps(kScreenWidth, config_.img_width, x_taps_.data()));
+      area_.y_count = uint16_t(area_taps(height, config_.img_height, y_taps_.data()));
+      area_.x_taps = x_taps_.data();
+      area_.y_taps = y_taps_.data();
+      area_.src_width = kScreenWidth;
+      area_.src_height = uint16_t(height);
+      area_.dst_width = uint16_t(config_.img_width);
+      area_.dst_height = uint16_t(config_.img_height);
+    }
+  }
+  obs_bytes_ = frame_bytes_ * config_.stack_num;
+
+  const size_t n = size_t(config_.num_envs);
+  observations_.assign(n * size_t(obs_bytes_), 0);
+  if (config_.autoreset_mode == AutoresetMode::same_step) {
+    final_observations_.assign(n * size_t(obs_bytes_), 0);
+  }
+  rewards_.assign(n, 0.0f);
+  episode_returns_.assign(n, 0.0f);
+  terminated_.assign(n, 0);
+  truncated_.assign(n, 0);
+  autoreset_.assign(n, 0);
+  lives_.assign(n, 0);
+  episode_frames_.assign(n, 0);
+  episode_lengths_.assign(n, 0);
+  frame_numbers_.assign(n, 0);
+  for (auto& slot : slots_) {
+    for (auto& frame : slot->frames) frame.assign(size_t(height) * kScreenWidth * channels_, 0);
+    slot->row.assign(size_t(config_.img_width) * 3, 0.0f);
+    slot->sum.assign(size_t(config_.img_width) * 3, 0.0f);
+  }
+  reset();
+}
+
+VecEnv::~VecEnv() = default;
+
+int VecEnv::screen_height() const { return slots_[0]->console->height(); }
+
+const uint8_t* VecEnv::screen(int env) const {
+  if (env < 0 || env >= num_envs()) {
+    throw Error("env: " + std::to_string(env) + " is out of range; expected 0-" +
+                std::to_string(num_envs() - 1));
+  }
+  return slots_[size_t(env)]->console->screen();
+}
+
+const uint8_t* VecEnv::ram(int env) const {
+  screen(env);  // checks env
+  return slots_[size_t(env)]->console->ram();
+}
+
+void VecEnv::emulate_frame(Slot& s, int action, float paddle_strength) {
+  // ALE's sticky actions: each frame keeps the previous frame's action with
+  // probability repeat_action_probability.
+  if (config_.repeat_action_probability > 0.0f) {
+    const uint32_t bits = random_u32(s.seed, random_key(0, RandomStream::sticky), s.frames_drawn++);
+    if (random_unit(bits) < config_.repeat_action_probability) action = s.previous_action;
+  }
+  s.previous_action = action;
+  s.console->act(action, paddle_strength);
+}
+
+void VecEnv::capture(Slot& s, int which) {
+  if (config_.obs_type == ObsType::ram) return;
+  const Console& c = *s.console;
+  const Palette& palette = palette_for(c.properties().format == TvFormat::PAL);
+  const uint8_t* screen = c.screen();
+  uint8_t* out = s.frames[which].data();
+  const size_t pixels = s.frames[which].size() / size_t(channels_);
+  if (channels_ == 1) {
+    for (size_t p = 0; p < pixels; ++p) out[p] = palette.gray[screen[p]];
+  } else {
+    for (size_t p = 0; p < pixels; ++p) {
+      for (int ch = 0; ch < 3; ++ch) out[3 * p + size_t(ch)] = palette.rgb[screen[p]][ch];
+    }
+  }
+}
+
+void VecEnv::observe(int i, bool shift) {
+  Slot& s = *slots_[size_t(i)];
+  uint8_t* stack = observations_.data() + size_t(i) * size_t(obs_bytes_);
+  if (shift) stack_shift(stack, config_.stack_num, int(frame_bytes_));
+  uint8_t* out = stack + size_t(config_.stack_num - 1) * size_t(frame_bytes_);
+  if (config_.obs_type == ObsType::ram) {
+    std::memcpy(out, s.console->ram(), 128);
+    return;
+  }
+  // As AtariVectorEnv: the last frame becomes its maximum with the one
+  // before, in place, and is shrunk into the stack.
+  uint8_t* last = s.frames[0].data();
+  if (config_.maxpool) {
+    const uint8_t* before = s.frames[1].data();
+    for (size_t p = 0; p < s.frames[0].size(); ++p) last[p] = std::max(last[p], before[p]);
+  }
+  const int width = kScreenWidth * channels_;
+  auto pixel = [&](int y, int x, int ch) { return last[y * width + x * channels_ + ch]; };
+  if (resize_) {
+    area_resize(area_, channels_, out, s.row.data(), s.sum.data(), pixel);
+  } else {
+    std::memcpy(out, last, size_t(frame_bytes_));
+  }
+}
+
+void VecEnv::reset_env(int i) {
+  Slot& s = *slots_[size_t(i)];
+  Console& c = *s.console;
+  auto reset_game = [&] {
+    c.reset();
+    s.previous_action = 0;  // ALE's soft reset leaves NOOP as the previous action
+  };
+  reset_game();
+  // As AtariVectorEnv: FIRE for one frame where the game has it, then
+  // 0 to noop_max - 1 no-op frames (one fewer after FIRE), resetting the
+  // game whenever one ends it.
+  if (fire_reset_) emulate_frame(s, kFire, 1.0f);
+  int noops = 0;
+  if (config_.noop_max > 0) {
+    const uint32_t bits = random_u32(s.seed, random_key(0, RandomStream::noop), s.resets);
+    noops = int(random_below(bits, uint32_t(config_.noop_max))) - int(fire_reset_);
+  }
+  ++s.resets;
+  for (; noops > 0; --noops) {
+    emulate_frame(s, 0, 1.0f);
+    if (c.terminal()) reset_game();
+  }
+  // The stack starts as zeros before the first frame.
+  uint8_t* stack = observations_.data() + size_t(i) * size_t(obs_bytes_);
+  std::memset(stack, 0, size_t(obs_bytes_));
+  capture(s, 0);
+  std::fill(s.frames[1].begin(), s.frames[1].end(), 0);
+  observe(i, false);
+
+  s.elapsed_frames = 0;
+  s.game_over = false;
+  s.life_lost = false;
+  s.lives = c.lives();
+  s.episode_return = 0.0f;
+  s.episode_length = 0;
+  s.needs_reset = false;
+  rewards_[size_t(i)] = 0.0f;
+  terminated_[size_t(i)] = 0;
+  truncated_[size_t(i)] = 0;
+  write_outputs(i);
+}
+
+void VecEnv::write_outputs(int i) {
+  const Slot& s = *slots_[size_t(i)];
+  lives_[size_t(i)] = s.lives;
+  episode_frames_[size_t(i)] = int32_t(s.console->episode_frame_number());
+  frame_numbers_[size_t(i)] = int64_t(s.console->frame_number());
+  episode_returns_[size_t(i)] = s.episode_return;
+  episode_lengths_[size_t(i)] = s.episode_length;
+}
+
+bool VecEnv::episode_over(const Slot& s) const {
+  const int32_t limit = config_.max_num_frames_per_episode;
+  return s.game_over || (limit > 0 && s.elapsed_frames >= limit) ||
+         (config_.episodic_life && s.life_lost);
+}
+
+void VecEnv::step_env(int i, int action, float paddle_strength) {
+  Slot& s = *slots_[size_t(i)];
+  autoreset_[size_t(i)] = 0;
+  if (s.needs_reset) {
+    // next_step: this step starts the next episode; its action is unused.
+    reset_env(i);
+    return;
+  }
+  Console& c = *s.console;
+  int32_t reward = 0;
+  for (int left = config_.frameskip; left > 0; --left) {
+    emulate_frame(s, action, paddle_strength);
+    reward += c.reward();
+    s.game_over = c.terminal();
+    ++s.elapsed_frames;
+    s.life_lost = c.lives() < s.lives && c.lives() > 0;
+    // A frame that ends the episode is not captured (AtariVectorEnv's
+    // order): the observation keeps the frames captured before it.
+    if (episode_over(s)) break;
+    if (left <= 2) capture(s, left - 1);
+  }
+  observe(i, true);
+  s.lives = c.lives();
+  s.episode_return += float(reward);
+  ++s.episode_length;
+  if (config_.reward_clipping) reward = std::min(1, std::max(-1, reward));
+  const bool terminated =
+      s.game_over || ((config_.life_loss_info || config_.episodic_life) && s.life_lost);
+  const int32_t limit = config_.max_num_frames_per_episode;
+  rewards_[size_t(i)] = float(reward);
+  terminated_[size_t(i)] = terminated;
+  truncated_[size_t(i)] = !terminated && limit > 0 && s.elapsed_frames >= limit;
+  write_outputs(i);
+
+  if (!episode_over(s)) return;
+  switch (config_.autoreset_mode) {
+    case AutoresetMode::next_step: s.needs_reset = true; break;
+    case AutoresetMode::same_step: {
+      const size_t at = size_t(i) * size_t(obs_bytes_);
+      std::memcpy(final_observations_.data() + at, observations_.data() + at, size_t(obs_bytes_));
+      const float final_reward = rewards_[size_t(i)];
+      const uint8_t final_terminated = terminated_[size_t(i)];
+      const uint8_t final_truncated = truncated_[size_t(i)];
+      reset_env(i);
+      rewards_[size_t(i)] = final_reward;
+      terminated_[size_t(i)] = final_terminated;
+      truncated_[size_t(i)] = final_truncated;
+      autoreset_[size_t(i)] = 1;
+      break;
+    }
+    case AutoresetMode::disabled: break;  // reset(mask) starts the next one
+  }
+}
+
+void VecEnv::reset(const uint8_t* mask, const uint64_t* seeds) {
+  std::vector<int> envs;
+  for (int i = 0; i < num_envs(); ++i) {
+    if (!mask || mask[i]) envs.push_back(i);
+  }
+  // Rebuilding a console for a new seed needs the ROM: every console holds it.
+  pool_.parallel_for(int(envs.size()), [&](int k) {
+    const int i = envs[size_t(k)];
+    Slot& s = *slots_[size_t(i)];
+    if (seeds) {
+      s.seed = seeds[k];
+      s.frames_drawn = s.resets = 0;
+      s.console = std::make_unique<Console>(make_console(s.console->rom(), config_, s.seed));
+    }
+    autoreset_[size_t(i)] = 0;
+    reset_env(i);
+  });
+}
+
+void VecEnv::step(const int32_t* actions, const float* paddle_strengths) {
+  const int n_actions = int(action_set_.size());
+  for (int i = 0; i < num_envs(); ++i) {
+    if (actions[i] < 0 || actions[i] >= n_actions) {
+      throw Error("actions[" + std::to_string(i) + "]: " + std::to_string(actions[i]) +
+                  " is out of range; expected 0-" + std::to_string(n_actions - 1) + " ('" + game_ +
+                  "' has " + std::to_string(n_actions) + " actions)");
+    }
+    if (paddle_strengths && !std::isfinite(paddle_strengths[i])) {
+      throw Error("paddle_strengths[" + std::to_string(i) + "]: not a finite number");
+    }
+  }
+  pool_.parallel_for(num_envs(), [&](int i) {
+    step_env(i, action_set_[size_t(actions[i])], paddle_strengths ? paddle_strengths[i] : 1.0f);
+  });
+}
+
+std::shared_ptr<const VecEnv::Snapshot> VecEnv::clone_state(const uint8_t* mask) const {
+  auto snapshot = std::make_shared<Snapshot>();
+  snapshot->owner = this;
+  for (int i = 0; i < num_envs(); ++i) {
+    if (mask && !mask[i]) continue;
+    const Slot& s = *slots_[size_t(i)];
+    const uint8_t* obs = observations_.data() + size_t(i) * size_t(obs_bytes_);
+    snapshot->envs.push_back(i);
+    snapshot->state.push_back(Snapshot::Env{
+        s.console->clone_state(), s.seed, s.frames_drawn, s.resets, s.previous_action, s.lives,
+        s.elapsed_frames, s.episode_length, s.episode_return, s.game_over, s.life_lost,
+        s.needs_reset, s.frames[0], s.frames[1], std::vector<uint8_t>(obs, obs + obs_bytes_),
+        rewards_[size_t(i)], terminated_[size_t(i)], truncated_[size_t(i)]});
+  }
+  return snapshot;
+}
+
+void VecEnv::restore_state(const Snapshot& snapshot) {
+  if (snapshot.owner != this) {
+    throw Error("snapshot: taken from another VecEnv; expected one of this batch's clone_state()");
+  }
+  for (size_t k = 0; k < snapshot.envs.size(); ++k) {
+    const int i = snapshot.envs[k];
+    const Snapshot::Env& e = snapshot.state[k];
+    Slot& s = *slots_[size_t(i)];
+    s.console->restore_state(e.console);
+    s.seed = e.seed;
+    s.frames_drawn = e.frames_drawn;
+    s.resets = e.resets;
+    s.previous_action = e.previous_action;
+    s.lives = e.lives;
+    s.elapsed_frames = e.elapsed_frames;
+    s.episode_length = e.episode_length;
+    s.episode_return = e.episode_return;
+    s.game_over = e.game_over;
+    s.life_lost = e.life_lost;
+    s.needs_reset = e.needs_reset;
+    s.frames[0] = e.last_frame;
+    s.frames[1] = e.frame_before;
+    std::copy(e.observation.begin(), e.observation.end(),
+              observations_.begin() + int64_t(i) * obs_bytes_);
+    rewards_[size_t(i)] = e.reward;
+    terminated_[size_t(i)] = e.terminated;
+    truncated_[size_t(i)] = e.truncated;
+    autoreset_[size_t(i)] = 0;
+    write_outputs(i);
+  }
+}
+
+}  // namespace cule

@@ -1,0 +1,162 @@
+"""cule's batched environments as a Gymnasium 1.x ``VectorEnv``.
+
+    env = cule.make("pong", num_envs=8)          # AtariVectorEnv's options
+    obs, info = env.reset(seed=0)
+    obs, reward, terminated, truncated, info = env.step(env.action_space.sample())
+
+The arrays returned are zero-copy views of the environment's own buffers:
+each step rewrites them in place (copy what must outlive the next step). They
+export through DLPack, so ``torch.from_dlpack(obs)`` shares their memory.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from typing import Any
+
+import gymnasium
+import numpy as np
+from gymnasium.spaces import Box, Discrete
+from gymnasium.vector import AutoresetMode
+from gymnasium.vector.utils import batch_space
+
+from cule import _core
+
+#: Gymnasium's ``ALE/<Game>-v5`` (ale_py.env.AtariEnv as registered).
+V5 = dict(
+    frameskip=4,
+    repeat_action_probability=0.25,
+    full_action_space=False,
+    max_num_frames_per_episode=108000,
+    noop_max=0,
+    use_fire_reset=False,
+    episodic_life=False,
+    reward_clipping=False,
+    obs_type="rgb",
+    img_height=210,
+    img_width=160,
+    maxpool=False,
+    stack_num=1,
+)
+PRESETS = {"v5": V5}
+
+_GYM_ID = re.compile(r"^(?:ALE/)?([A-Za-z0-9]+)-v5$")
+
+
+def game_id(name: str) -> str:
+    """The ale-py id for a game name: 'pong', 'MsPacman' or 'ALE/MsPacman-v5'."""
+    match = _GYM_ID.match(name)
+    if match:
+        name = match.group(1)
+    if name.lower() == name:
+        return name
+    return re.sub(r"(?<=[a-z0-9])([A-Z])", r"_\1", name).lower()
+
+
+def resolve_rom(game: str | bytes | os.PathLike) -> str | bytes:
+    """A ROM to load: the bytes or file given, or ale-py's ROM for a game id."""
+    if isinstance(game, (bytes, bytearray)):
+        return bytes(game)
+    text = os.fspath(game)
+    if os.path.exists(text):
+        return text
+    rom_id = game_id(text)
+    if rom_id not in _core.list_games():
+        raise ValueError(
+            f"game: {text!r} is not a game cule knows nor a ROM file; expected a path or one of "
+            f"cule.list_games() (e.g. 'pong')"
+        )
+    try:
+        from ale_py import roms
+    except ImportError as error:
+        raise FileNotFoundError(
+            f"game: {text!r} needs its ROM; install ale-py (which ships the ROMs) or pass the ROM's path"
+        ) from error
+    return str(roms.get_rom_path(rom_id))
+
+
+class VectorEnv(gymnasium.vector.VectorEnv):
+    """A batch of ALE environments of one game, in Gymnasium's vector API."""
+
+    metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP}
+
+    def __init__(self, game: str | bytes | os.PathLike, num_envs: int = 1, *, device: str = "cpu", **options: Any):
+        if "grayscale" in options:  # AtariVectorEnv's spelling
+            options["obs_type"] = "grayscale" if options.pop("grayscale") else "rgb"
+        self._env = _core.VecEnv(resolve_rom(game), int(num_envs), device=device, **options)
+        self.num_envs = self._env.num_envs
+        self.device = device
+        self.autoreset_mode = AutoresetMode(self._env.autoreset_mode)
+        self.metadata = dict(self.metadata, autoreset_mode=self.autoreset_mode)
+        self.single_observation_space = Box(0, 255, tuple(self._env.observation_shape), np.uint8)
+        self.single_action_space = Discrete(len(self._env.action_set))
+        self.observation_space = batch_space(self.single_observation_space, self.num_envs)
+        self.action_space = batch_space(self.single_action_space, self.num_envs)
+        self._env_ids = np.arange(self.num_envs, dtype=np.int32)
+
+    @property
+    def core(self) -> _core.VecEnv:
+        """The underlying cule._core.VecEnv (buffers, clone/restore, screens)."""
+        return self._env
+
+    @property
+    def action_set(self) -> list[int]:
+        """The ALE actions (0-17) that action indices stand for."""
+        return self._env.action_set
+
+    def _info(self) -> dict[str, np.ndarray]:
+        env = self._env
+        info = {
+            "lives": env.lives,
+            "episode_frame_number": env.episode_frame_numbers,
+            "frame_number": env.frame_numbers,
+            "env_id": self._env_ids,
+        }
+        if self.autoreset_mode == AutoresetMode.SAME_STEP and env.autoreset.any():
+            # As AtariVectorEnv: the whole batch's final observations (rows
+            # of environments that did not end are stale), with a mask.
+            info["final_obs"] = env.final_observations
+            info["_final_obs"] = env.autoreset.copy()
+        return info
+
+    def reset(self, *, seed: int | np.ndarray | None = None, options: dict[str, Any] | None = None):
+        mask = None if options is None else options.get("reset_mask")
+        if mask is not None:
+            mask = np.asarray(mask)
+            if mask.dtype != np.bool_ or mask.shape != (self.num_envs,):
+                raise ValueError(f"reset_mask: expected a boolean array of shape ({self.num_envs},)")
+        count = self.num_envs if mask is None else int(mask.sum())
+        seeds = None
+        if seed is not None:
+            if isinstance(seed, (int, np.integer)):
+                seeds = np.arange(int(seed), int(seed) + count, dtype=np.int64)
+            else:
+                seeds = np.asarray(seed, dtype=np.int64)
+        self._env.reset(mask, seeds)
+        return self._env.observations, self._info()
+
+    def step(self, actions):
+        self._env.step(np.asarray(actions))
+        env = self._env
+        return env.observations, env.rewards, env.terminated, env.truncated, self._info()
+
+    def close_extras(self, **kwargs):
+        self._env = None
+
+
+def make(game: str | bytes | os.PathLike, num_envs: int = 1, *, device: str = "cpu", preset: str | None = None, **options: Any) -> VectorEnv:
+    """A batch of ``num_envs`` environments of ``game`` (an ale-py id such as
+    'pong', 'ALE/Pong-v5', or a ROM path or bytes).
+
+    Options and their defaults are ale-py's ``AtariVectorEnv``'s; ``preset="v5"``
+    (or a ``-v5`` name) starts from Gymnasium's ``ALE/<Game>-v5`` instead, and
+    options given override the preset.
+    """
+    if preset is None and isinstance(game, str) and _GYM_ID.match(game):
+        preset = "v5"
+    if preset is not None:
+        if preset not in PRESETS:
+            raise ValueError(f"preset: {preset!r} is not a preset; expected one of {sorted(PRESETS)}")
+        options = {**PRESETS[preset], **options}
+    return VectorEnv(game, num_envs, device=device, **options)

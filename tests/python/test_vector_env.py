@@ -1,0 +1,195 @@
+"""cule.make: AtariVectorEnv's options against AtariVectorEnv itself, the
+Gymnasium vector-env contract, zero-copy buffers, and input checks."""
+
+import numpy as np
+import pytest
+
+gymnasium = pytest.importorskip("gymnasium", reason="the adapter implements gymnasium's VectorEnv")
+
+import cule  # noqa: E402
+from vector_compare import compare  # noqa: E402
+
+needs_ale_vector = pytest.mark.skipif(
+    pytest.importorskip("ale_py") is None or not hasattr(__import__("ale_py.vector_env").vector_env, "AtariVectorEnv"),
+    reason="ale-py's AtariVectorEnv is the reference",
+)
+
+OPTION_CASES = [
+    ("breakout", dict(grayscale=False)),
+    ("breakout", dict(episodic_life=True)),
+    ("breakout", dict(life_loss_info=True)),
+    ("space_invaders", dict(autoreset_mode="SameStep")),
+    ("pong", dict(frameskip=1, stack_num=1)),
+    ("seaquest", dict(frameskip=3, maxpool=False)),
+    ("ms_pacman", dict(img_height=105, img_width=80)),
+    ("ms_pacman", dict(img_height=210, img_width=160, grayscale=False, stack_num=2)),
+    ("enduro", dict(full_action_space=True, reward_clipping=False)),
+    ("qbert", dict(max_num_frames_per_episode=500)),
+    ("montezuma_revenge", dict(use_fire_reset=False)),
+]
+
+
+@needs_ale_vector
+@pytest.mark.parametrize("game,options", OPTION_CASES, ids=[f"{g}-{'-'.join(o)}" for g, o in OPTION_CASES])
+def test_options_match_atari_vector_env(game, options):
+    problem, ends = compare(game, 600, **options)
+    assert problem is None, problem
+    if "episodic_life" in options or "max_num_frames_per_episode" in options:
+        assert ends > 0, "the run should end episodes"
+
+
+def test_spaces_and_metadata():
+    env = cule.make("pong", 3)
+    assert env.num_envs == 3
+    assert env.single_observation_space.shape == (4, 84, 84)
+    assert env.observation_space.shape == (3, 4, 84, 84)
+    assert env.single_action_space.n == 6
+    assert env.metadata["autoreset_mode"] == gymnasium.vector.AutoresetMode.NEXT_STEP
+    obs, info = env.reset(seed=1)
+    assert env.observation_space.contains(obs)
+    assert set(info) >= {"lives", "episode_frame_number", "frame_number", "env_id"}
+    obs, reward, terminated, truncated, info = env.step(env.action_space.sample())
+    assert obs.dtype == np.uint8 and reward.dtype == np.float32
+    assert terminated.dtype == np.bool_ and truncated.dtype == np.bool_
+    assert reward.shape == terminated.shape == truncated.shape == (3,)
+    env.close()
+
+
+def test_v5_preset_is_gymnasiums():
+    env = cule.make("ALE/Breakout-v5")
+    assert env.single_observation_space.shape == (1, 210, 160, 3)
+    assert env.single_action_space.n == 4
+    spec = gymnasium.spec("ALE/Breakout-v5")
+    assert spec.kwargs["repeat_action_probability"] == cule.vector.V5["repeat_action_probability"]
+    assert spec.kwargs["frameskip"] == cule.vector.V5["frameskip"]
+    assert spec.max_episode_steps is None or spec.max_episode_steps * 4 >= 108000
+
+
+def test_seeded_resets_repeat_and_differ():
+    def run(seed):
+        env = cule.make("breakout", 2, repeat_action_probability=0.25, noop_max=30)
+        env.reset(seed=seed)
+        rng = np.random.default_rng(0)
+        trace = [env.step(rng.integers(4, size=2))[0].copy() for _ in range(60)]
+        return np.stack(trace)
+
+    a, b, c = run(5), run(5), run(6)
+    assert np.array_equal(a, b)
+    assert not np.array_equal(a, c)
+
+
+def test_thread_count_does_not_change_results():
+    def run(threads):
+        env = cule.make("space_invaders", 5, num_threads=threads, repeat_action_probability=0.25)
+        env.reset(seed=3)
+        rng = np.random.default_rng(1)
+        out = []
+        for _ in range(80):
+            obs, reward, term, trunc, info = env.step(rng.integers(6, size=5))
+            out.append((obs.copy(), reward.copy(), term.copy(), info["lives"].copy()))
+        return out
+
+    for x, y in zip(run(1), run(2)):
+        for u, v in zip(x, y):
+            assert np.array_equal(u, v)
+
+
+def test_reset_mask_resets_only_the_chosen_envs():
+    env = cule.make("breakout", 3, noop_max=0)
+    env.reset(seed=0)
+    for _ in range(40):
+        env.step(np.full(3, 1))
+    before = env.step(np.zeros(3, np.int64))[0].copy()
+    frames_before = env.core.episode_frame_numbers.copy()
+    obs, info = env.reset(options={"reset_mask": np.array([False, True, False])})
+    assert np.array_equal(obs[0], before[0]) and np.array_equal(obs[2], before[2])
+    assert info["episode_frame_number"][1] < frames_before[1]
+    assert np.all(obs[1, :3] == 0), "a fresh stack is zeros before the first frame"
+
+
+def test_disabled_autoreset_waits_for_reset():
+    env = cule.make("pong", 1, autoreset_mode="Disabled", max_num_frames_per_episode=40)
+    assert env.metadata["autoreset_mode"] == gymnasium.vector.AutoresetMode.DISABLED
+    env.reset(seed=0)
+    truncated = [env.step(np.zeros(1, np.int64))[3][0] for _ in range(12)]
+    assert truncated.index(True) == 9  # 40 frames = 10 steps of 4
+    assert all(truncated[9:]), "without a reset the episode stays over"
+    _, info = env.reset(options={"reset_mask": np.array([True])})
+    assert not env.step(np.zeros(1, np.int64))[3][0]
+
+
+def test_gymnasium_wrappers_run_unchanged():
+    env = gymnasium.wrappers.vector.RecordEpisodeStatistics(cule.make("pong", 2, max_num_frames_per_episode=400))
+    env.reset(seed=0)
+    episodes = 0
+    for _ in range(120):
+        _, _, terminated, truncated, info = env.step(env.action_space.sample())
+        if "episode" in info:
+            episodes += int(info["_episode"].sum())
+    assert episodes >= 2
+
+
+def test_buffers_are_zero_copy_views():
+    env = cule.make("pong", 2)
+    obs, _ = env.reset(seed=0)
+    address = obs.__array_interface__["data"][0]
+    obs2 = env.step(np.zeros(2, np.int64))[0]
+    assert obs2.__array_interface__["data"][0] == address
+    shared = np.from_dlpack(obs2)
+    assert shared.__array_interface__["data"][0] == address
+    torch = pytest.importorskip("torch")
+    assert torch.from_dlpack(obs2).data_ptr() == address
+
+
+@pytest.mark.parametrize(
+    "actions,message",
+    [
+        (np.zeros(3, np.int64), "shape"),
+        (np.zeros((2, 1), np.int64), "shape"),
+        (np.zeros(2, np.float32), "dtype"),
+        (np.array([0, 6]), r"actions\[1\]: 6 is out of range"),
+        (np.array([-1, 0]), r"actions\[0\]"),
+    ],
+)
+def test_bad_actions_are_named(actions, message):
+    env = cule.make("pong", 2)
+    env.reset(seed=0)
+    before = env.core.observations.copy()
+    with pytest.raises(ValueError, match=message):
+        env.step(actions)
+    assert np.array_equal(env.core.observations, before)
+
+
+@pytest.mark.parametrize(
+    "kwargs,message",
+    [
+        (dict(frameskip=0), "frameskip"),
+        (dict(stack_num=0), "stack_num"),
+        (dict(img_height=300), "img_height"),
+        (dict(obs_type="depth"), "obs_type"),
+        (dict(autoreset_mode="Later"), "autoreset_mode"),
+        (dict(repeat_action_probability=2.0), "repeat_action_probability"),
+        (dict(mode=99), "mode"),
+        (dict(no_such_option=1), "no_such_option"),
+        (dict(device="tpu"), "device"),
+        (dict(preset="v9"), "preset"),
+    ],
+)
+def test_bad_options_are_named(kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        cule.make("pong", 1, **kwargs)
+
+
+def test_unknown_game_and_missing_device():
+    with pytest.raises(ValueError, match="no_such_game"):
+        cule.make("no_such_game")
+    with pytest.raises(ValueError, match="num_envs"):
+        cule.make("pong", 0)
+    if cule.cuda_device_count() == 0:
+        with pytest.raises(RuntimeError, match="device"):
+            cule.make("pong", 1, device="cuda")
+
+
+def test_list_games():
+    games = cule.list_games()
+    assert len(games) == 104 and "pong" in games and games == sorted(games)

@@ -1,0 +1,20 @@
+"""Every game through cule.make against ale-py's AtariVectorEnv, step by step,
+with AtariVectorEnv's default preprocessing (84x84 grayscale, frame skip 4,
+max-pool, stack of 4, fire reset, reward clipping). See vector_compare.py."""
+
+import os
+
+import pytest
+
+pytest.importorskip("ale_py.vector_env", reason="ale-py's AtariVectorEnv is the reference")
+
+import cule  # noqa: E402
+from vector_compare import compare  # noqa: E402
+
+STEPS = int(os.environ.get("CULE_VECTOR_PARITY_STEPS", "300"))
+
+
+@pytest.mark.parametrize("game", cule.list_games())
+def test_game_matches_atari_vector_env(game):
+    problem, _ = compare(game, STEPS)
+    assert problem is None, problem

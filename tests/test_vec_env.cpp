@@ -1,0 +1,291 @@
+// cule::VecEnv on the CPU: results independent of the thread count,
+// clone/restore, sticky actions, the area resize against an exact area mean,
+// and every input check. Parity with ale-py's AtariVectorEnv is
+// tests/python/test_vector_env.py.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "cule/error.hpp"
+#include "cule/vec_env.hpp"
+#include "kernels/preprocess.hpp"
+#include "testdata.hpp"
+
+namespace cule {
+namespace {
+
+Rom tetris() { return Rom::load(testing::testdata_path("roms/tetris.bin")); }
+
+// Everything a step reports, for comparing runs.
+struct Outputs {
+  std::vector<uint8_t> observations, terminated, truncated;
+  std::vector<float> rewards;
+  std::vector<int32_t> lives, episode_frames;
+  bool operator==(const Outputs& o) const {
+    return observations == o.observations && terminated == o.terminated &&
+           truncated == o.truncated && rewards == o.rewards && lives == o.lives &&
+           episode_frames == o.episode_frames;
+  }
+};
+
+Outputs outputs(const VecEnv& env) {
+  const size_t n = size_t(env.num_envs());
+  Outputs o;
+  o.observations.assign(env.observations(),
+                        env.observations() + n * size_t(env.observation_bytes()));
+  o.terminated.assign(env.terminated(), env.terminated() + n);
+  o.truncated.assign(env.truncated(), env.truncated() + n);
+  o.rewards.assign(env.rewards(), env.rewards() + n);
+  o.lives.assign(env.lives(), env.lives() + n);
+  o.episode_frames.assign(env.episode_frame_numbers(), env.episode_frame_numbers() + n);
+  return o;
+}
+
+// Plays `steps` steps of random actions (the same for every run) and
+// returns the outputs after each.
+std::vector<Outputs> play(VecEnv& env, int steps, uint32_t action_seed = 7) {
+  std::mt19937 rng(action_seed);
+  std::vector<Outputs> trace;
+  std::vector<int32_t> actions(size_t(env.num_envs()));
+  for (int t = 0; t < steps; ++t) {
+    for (int32_t& a : actions) a = int32_t(rng() % env.action_set().size());
+    env.step(actions.data());
+    trace.push_back(outputs(env));
+  }
+  return trace;
+}
+
+EnvConfig busy_config(int threads) {
+  EnvConfig c;
+  c.num_envs = 6;
+  c.num_threads = threads;
+  c.repeat_action_probability = 0.25f;
+  c.noop_max = 30;
+  c.seed = 11;
+  c.max_num_frames_per_episode = 600;  // truncations and resets within the run
+  return c;
+}
+
+TEST(VecEnv, ResultsDoNotDependOnTheThreadCount) {
+  VecEnv one(tetris(), busy_config(1));
+  VecEnv two(tetris(), busy_config(2));
+  VecEnv three(tetris(), busy_config(3));
+  EXPECT_EQ(one.num_threads(), 1);
+  EXPECT_EQ(three.num_threads(), 3);
+  const auto a = play(one, 400), b = play(two, 400), c = play(three, 400);
+  ASSERT_EQ(a.size(), b.size());
+  int truncations = 0;
+  for (size_t t = 0; t < a.size(); ++t) {
+    ASSERT_TRUE(a[t] == b[t]) << "step " << t;
+    ASSERT_TRUE(a[t] == c[t]) << "step " << t;
+    for (uint8_t x : a[t].truncated) truncations += x;
+  }
+  EXPECT_GT(truncations, 0) << "the run should cross the 600-frame limit";
+}
+
+TEST(VecEnv, SeedsGiveDifferentButRepeatableEpisodes) {
+  VecEnv env(tetris(), busy_config(2));
+  const auto first = play(env, 50);
+  // Environments differ in seed, so sticky actions differ between them.
+  const Outputs& last = first.back();
+  const size_t bytes = size_t(env.observation_bytes());
+  bool some_differ = false;
+  for (int i = 1; i < env.num_envs(); ++i) {
+    some_differ |= !std::equal(last.observations.begin(), last.observations.begin() + long(bytes),
+                               last.observations.begin() + long(i * bytes));
+  }
+  EXPECT_TRUE(some_differ);
+  // Reseeding with the first seeds replays the same run.
+  std::vector<uint64_t> seeds;
+  for (int i = 0; i < env.num_envs(); ++i) seeds.push_back(11 + uint64_t(i));
+  env.reset(nullptr, seeds.data());
+  const auto again = play(env, 50);
+  for (size_t t = 0; t < first.size(); ++t) ASSERT_TRUE(first[t] == again[t]) << "step " << t;
+}
+
+TEST(VecEnv, RestoreReplaysTheSameFuture) {
+  VecEnv env(tetris(), busy_config(2));
+  play(env, 30);
+  const auto snapshot = env.clone_state();
+  const auto future = play(env, 200, 99);
+  env.restore_state(*snapshot);
+  const auto replay = play(env, 200, 99);
+  for (size_t t = 0; t < future.size(); ++t) ASSERT_TRUE(future[t] == replay[t]) << "step " << t;
+}
+
+TEST(VecEnv, RestoringSomeEnvironmentsLeavesTheOthers) {
+  VecEnv env(tetris(), busy_config(2));
+  play(env, 20);
+  const std::vector<uint8_t> mask = {1, 0, 0, 0, 0, 0};
+  const auto snapshot = env.clone_state(mask.data());
+  const Outputs at_clone = outputs(env);
+  play(env, 20);
+  const Outputs later = outputs(env);
+  env.restore_state(*snapshot);
+  const Outputs restored = outputs(env);
+  const size_t bytes = size_t(env.observation_bytes());
+  EXPECT_TRUE(std::equal(restored.observations.begin(), restored.observations.begin() + long(bytes),
+                         at_clone.observations.begin()));
+  EXPECT_TRUE(std::equal(restored.observations.begin() + long(bytes), restored.observations.end(),
+                         later.observations.begin() + long(bytes)));
+  VecEnv other(tetris(), busy_config(1));
+  EXPECT_THROW(other.restore_state(*snapshot), Error);
+}
+
+TEST(VecEnv, CertainStickyActionsRepeatTheFirstActionForever) {
+  // With probability 1 every frame keeps the previous one's action: NOOP,
+  // the action a reset leaves behind. So any actions play as NOOPs.
+  EnvConfig sticky;
+  sticky.num_envs = 2;
+  sticky.repeat_action_probability = 1.0f;
+  sticky.noop_max = 0;
+  sticky.use_fire_reset = false;
+  VecEnv env(tetris(), sticky);
+  EnvConfig plain = sticky;
+  plain.repeat_action_probability = 0.0f;
+  VecEnv noops(tetris(), plain);
+  const std::vector<int32_t> zero(2, 0);
+  std::mt19937 rng(3);
+  for (int t = 0; t < 100; ++t) {
+    std::vector<int32_t> actions = {int32_t(rng() % env.action_set().size()),
+                                    int32_t(rng() % env.action_set().size())};
+    env.step(actions.data());
+    noops.step(zero.data());
+    ASSERT_TRUE(outputs(env) == outputs(noops)) << "step " << t;
+  }
+}
+
+TEST(VecEnv, ObservationShapes) {
+  EnvConfig c;
+  c.num_envs = 2;
+  c.obs_type = ObsType::rgb;
+  c.img_height = 50;
+  c.img_width = 40;
+  c.stack_num = 3;
+  VecEnv rgb(tetris(), c);
+  EXPECT_EQ(rgb.observation_shape(), (std::vector<int64_t>{3, 50, 40, 3}));
+  c.obs_type = ObsType::ram;
+  VecEnv ram(tetris(), c);
+  EXPECT_EQ(ram.observation_shape(), (std::vector<int64_t>{3, 128}));
+  const std::vector<int32_t> actions(2, 0);
+  ram.step(actions.data());
+  const uint8_t* newest = ram.observations() + 2 * 128;
+  EXPECT_TRUE(std::equal(newest, newest + 128, ram.ram(0)));
+}
+
+// The mean of the source area under each output pixel, in double precision,
+// from the definition (no taps): the reference for the area resize.
+double exact_area_mean(const std::vector<uint8_t>& src, int sw, int sh, int dw, int dh, int dx,
+                       int dy) {
+  const double sx = double(sw) / dw, sy = double(sh) / dh;
+  double total = 0.0;
+  for (int y = 0; y < sh; ++y) {
+    const double wy =
+        std::max(0.0, std::min(y + 1.0, (dy + 1) * sy) - std::max(double(y), dy * sy));
+    if (wy <= 0.0) continue;
+    for (int x = 0; x < sw; ++x) {
+      const double wx =
+          std::max(0.0, std::min(x + 1.0, (dx + 1) * sx) - std::max(double(x), dx * sx));
+      total += wx * wy * src[size_t(y * sw + x)];
+    }
+  }
+  return total / (sx * sy);
+}
+
+TEST(Preprocess, AreaResizeIsTheAreaMean) {
+  const int sizes[][4] = {{160, 210, 84, 84},
+                          {160, 250, 84, 84},
+                          {160, 210, 80, 105},
+                          {160, 210, 33, 47},
+                          {160, 210, 160, 210}};
+  std::mt19937 rng(5);
+  for (const auto& s : sizes) {
+    const int sw = s[0], sh = s[1], dw = s[2], dh = s[3];
+    std::vector<uint8_t> src(size_t(sw * sh));
+    for (uint8_t& v : src) v = uint8_t(rng());
+    std::vector<AreaTap> xt(size_t(area_taps_bound(sw, dw))), yt(size_t(area_taps_bound(sh, dh)));
+    AreaResize r{xt.data(),
+                 yt.data(),
+                 uint16_t(area_taps(sw, dw, xt.data())),
+                 uint16_t(area_taps(sh, dh, yt.data())),
+                 uint16_t(sw),
+                 uint16_t(sh),
+                 uint16_t(dw),
+                 uint16_t(dh)};
+    std::vector<uint8_t> out(size_t(dw * dh));
+    std::vector<float> row(static_cast<size_t>(dw)), sum(static_cast<size_t>(dw));
+    area_resize(r, 1, out.data(), row.data(), sum.data(),
+                [&](int y, int x, int) { return src[size_t(y * sw + x)]; });
+    for (int dy = 0; dy < dh; ++dy) {
+      for (int dx = 0; dx < dw; ++dx) {
+        const double want = exact_area_mean(src, sw, sh, dw, dh, dx, dy);
+        ASSERT_LE(std::fabs(out[size_t(dy * dw + dx)] - want), 0.5 + 1e-3)
+            << sw << "x" << sh << " -> " << dw << "x" << dh << " at " << dx << "," << dy;
+      }
+    }
+  }
+}
+
+TEST(VecEnv, RejectsBadActions) {
+  EnvConfig c;
+  c.num_envs = 2;
+  VecEnv env(tetris(), c);
+  const Outputs before = outputs(env);
+  const std::vector<int32_t> too_big = {0, int32_t(env.action_set().size())};
+  const std::vector<int32_t> negative = {-1, 0};
+  try {
+    env.step(too_big.data());
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("actions[1]"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(env.step(negative.data()), Error);
+  EXPECT_TRUE(outputs(env) == before) << "a rejected step must not run any environment";
+}
+
+TEST(VecEnv, RejectsBadOptions) {
+  auto expect_error = [](EnvConfig c, const std::string& names) {
+    try {
+      VecEnv env(tetris(), c);
+      ADD_FAILURE() << "no error for " << names;
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find(names), std::string::npos) << e.what();
+    }
+  };
+  const std::pair<const char*, void (*)(EnvConfig&)> cases[] = {
+      {"num_envs", [](EnvConfig& c) { c.num_envs = 0; }},
+      {"frameskip", [](EnvConfig& c) { c.frameskip = 0; }},
+      {"stack_num", [](EnvConfig& c) { c.stack_num = 0; }},
+      {"repeat_action_probability", [](EnvConfig& c) { c.repeat_action_probability = 1.5f; }},
+      {"img_height", [](EnvConfig& c) { c.img_height = 211; }},
+      {"img_width", [](EnvConfig& c) { c.img_width = 161; }},
+      {"episodic_life", [](EnvConfig& c) { c.episodic_life = c.life_loss_info = true; }},
+      {"mode", [](EnvConfig& c) { c.mode = 3; }},  // tetris has mode 0 only
+      {"difficulty", [](EnvConfig& c) { c.difficulty = 2; }},
+  };
+  for (const auto& [name, spoil] : cases) {
+    EnvConfig c;
+    spoil(c);
+    expect_error(c, name);
+  }
+  EnvConfig c;
+  c.device = Device::cuda(0);
+  EXPECT_THROW(VecEnv(tetris(), c), DeviceError);
+}
+
+TEST(VecEnv, RejectsRomsWithoutGameSettings) {
+  const Rom cartridge = Rom::load(std::string(CULE_CARTRIDGE_DIR) + "/tia_playfield.bin");
+  try {
+    VecEnv env(cartridge, EnvConfig{});
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("no ALE game settings"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace cule
