@@ -85,6 +85,10 @@ class Console : private ResetContext {
   int height() const { return height_; }
   //! The last frame as NTSC/PAL palette indices, height() x width().
   const uint8_t* screen() const { return frames_.current(state_.tia); }
+  //! Whether frames write pixels (on by default). Off, a frame still runs
+  //! exactly (collisions included) but leaves the frame buffer as it was:
+  //! for frames no one looks at.
+  void set_drawing(bool draw) { frames_.draw = draw; }
   //! The last frame as RGB, height() x width() x 3, as ALE's getScreenRGB.
   void screen_rgb(uint8_t* out) const;
   //! The last frame as luminance, height() x width(), as ALE's getScreenGrayscale.

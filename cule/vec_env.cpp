@@ -195,12 +195,12 @@ void VecEnv::observe(int i, bool shift) {
     const uint8_t* before = s.frames[1].data();
     for (size_t p = 0; p < s.frames[0].size(); ++p) last[p] = std::max(last[p], before[p]);
   }
-  const int width = kScreenWidth * channels_;
-  auto pixel = [&](int y, int x, int ch) { return last[y * width + x * channels_ + ch]; };
-  if (resize_) {
-    area_resize(area_, channels_, out, s.row.data(), s.sum.data(), pixel);
-  } else {
+  if (!resize_) {
     std::memcpy(out, last, size_t(frame_bytes_));
+  } else if (channels_ == 1) {
+    area_resize<1>(area_, last, out, s.row.data(), s.sum.data());
+  } else {
+    area_resize<3>(area_, last, out, s.row.data(), s.sum.data());
   }
 }
 
@@ -272,6 +272,8 @@ void VecEnv::step_env(int i, int action, float paddle_strength) {
   Console& c = *s.console;
   int32_t reward = 0;
   for (int left = config_.frameskip; left > 0; --left) {
+    // Only the last two frames can be captured: the others are not drawn.
+    c.set_drawing(left <= 2 && config_.obs_type != ObsType::ram);
     emulate_frame(s, action, paddle_strength);
     reward += c.reward();
     s.game_over = c.terminal();
@@ -282,6 +284,7 @@ void VecEnv::step_env(int i, int action, float paddle_strength) {
     if (episode_over(s)) break;
     if (left <= 2) capture(s, left - 1);
   }
+  c.set_drawing(true);
   observe(i, true);
   s.lives = c.lives();
   s.episode_return += float(reward);

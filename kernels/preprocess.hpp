@@ -2,12 +2,8 @@
 // of the last two frames, area resizing and frame stacking, written straight
 // into an environment's slot of the observation buffer.
 //
-//   AreaResize resize = ...;                       // taps built on the host
-//   const Palette& palette = palette_for(pal);
-//   area_resize(resize, 1, out, row, sum, [&](int y, int x, int) {
-//     const int i = y * kScreenWidth + x;
-//     return max(palette.gray[last[i]], palette.gray[previous[i]]);
-//   });
+//   AreaResize resize{...};                 // taps from area_taps, built once
+//   area_resize<1>(resize, gray_frame, out, row, sum);   // 1: grayscale, 3: RGB
 //
 // The resize is OpenCV's INTER_AREA for shrinking (what Gymnasium's and
 // ale-py's Atari preprocessing use): each output pixel is the mean of the
@@ -78,13 +74,14 @@ CULE_HD inline uint8_t saturate_u8(float v) {
   return uint8_t(r < 0.0f ? 0.0f : (r > 255.0f ? 255.0f : r));
 }
 
-//! Shrinks the image `pixel(y, x, channel)` into `out` (dst_height x
-//! dst_width x channels). `row` and `sum` are scratch of dst_width *
-//! channels floats each.
-template <class Pixel>
-CULE_HD void area_resize(const AreaResize& r, int channels, uint8_t* out, float* row, float* sum,
-                         Pixel pixel) {
-  const int width = r.dst_width * channels;
+//! Shrinks a `Channels`-colour image (src_height rows of src_width pixels,
+//! `src` row after row) into `out` (dst_height x dst_width x Channels).
+//! `row` and `sum` are scratch of dst_width * Channels floats each.
+template <int Channels>
+CULE_HD void area_resize(const AreaResize& r, const uint8_t* src, uint8_t* out, float* row,
+                         float* sum) {
+  const int width = r.dst_width * Channels;
+  const int src_stride = r.src_width * Channels;
   const int sx = whole_scale(r.src_width, r.dst_width),
             sy = whole_scale(r.src_height, r.dst_height);
   if (sx && sy) {
@@ -92,12 +89,13 @@ CULE_HD void area_resize(const AreaResize& r, int channels, uint8_t* out, float*
     const float inverse = 1.0f / float(area);
     for (int y = 0; y < r.dst_height; ++y) {
       for (int x = 0; x < r.dst_width; ++x) {
-        for (int c = 0; c < channels; ++c) {
+        for (int c = 0; c < Channels; ++c) {
           int total = 0;
           for (int j = 0; j < sy; ++j) {
-            for (int i = 0; i < sx; ++i) total += pixel(y * sy + j, x * sx + i, c);
+            const uint8_t* line = src + (y * sy + j) * src_stride + x * sx * Channels + c;
+            for (int i = 0; i < sx; ++i) total += line[i * Channels];
           }
-          out[(y * r.dst_width + x) * channels + c] =
+          out[(y * r.dst_width + x) * Channels + c] =
               area == 4 ? uint8_t((total + 2) >> 2) : saturate_u8(float(total) * inverse);
         }
       }
@@ -108,11 +106,12 @@ CULE_HD void area_resize(const AreaResize& r, int channels, uint8_t* out, float*
     const AreaTap ty = r.y_taps[t];
     // A source row on the border of two output rows is summed once.
     if (t == 0 || r.y_taps[t - 1].src != ty.src) {
+      const uint8_t* line = src + ty.src * src_stride;
       for (int i = 0; i < width; ++i) row[i] = 0.0f;
       for (int k = 0; k < r.x_count; ++k) {
         const AreaTap tx = r.x_taps[k];
-        for (int c = 0; c < channels; ++c) {
-          row[tx.dst * channels + c] += tx.weight * float(pixel(ty.src, tx.src, c));
+        for (int c = 0; c < Channels; ++c) {
+          row[tx.dst * Channels + c] += tx.weight * float(line[tx.src * Channels + c]);
         }
       }
     }
@@ -123,16 +122,6 @@ CULE_HD void area_resize(const AreaResize& r, int channels, uint8_t* out, float*
     if (last) {
       uint8_t* line = out + ty.dst * width;
       for (int i = 0; i < width; ++i) line[i] = saturate_u8(sum[i]);
-    }
-  }
-}
-
-//! Copies the image `pixel(y, x, channel)` unscaled into `out`.
-template <class Pixel>
-CULE_HD void copy_image(int height, int width, int channels, uint8_t* out, Pixel pixel) {
-  for (int y = 0; y < height; ++y) {
-    for (int x = 0; x < width; ++x) {
-      for (int c = 0; c < channels; ++c) *out++ = pixel(y, x, c);
     }
   }
 }

@@ -104,6 +104,9 @@ struct Tia {
 struct FrameBuffers {
   uint8_t* pixels;  // 2 buffers of `size` bytes each
   uint32_t size;    // 160 x rows
+  // 0: frames that no one will look at; collisions are still latched but
+  // no pixel is written.
+  uint8_t draw = 1;
   CULE_HD uint8_t* current(const Tia& tia) const { return pixels + tia.current_buffer * size; }
 };
 
@@ -272,11 +275,22 @@ CULE_HD inline void mark_missile(uint8_t* bits, uint8_t bit, int start, int coun
   }
 }
 
-// Draws `count` pixels of one scanline from hpos, and latches collisions.
-CULE_HD inline void draw_span(Tia& tia, uint8_t* out, int hpos, int count) {
+// Draws `count` pixels of one scanline from hpos (when `draw`), and
+// latches collisions.
+CULE_HD inline void draw_span(Tia& tia, uint8_t* out, int hpos, int count, bool draw) {
   if (tia.VBLANK & 0x02) {
-    for (int i = 0; i < count; ++i) out[i] = 0;
+    if (draw) {
+      for (int i = 0; i < count; ++i) out[i] = 0;
+    }
     return;
+  }
+  if (!draw) {
+    // Without pixels, only spans where two objects can meet matter.
+    const int objects = (tia.PF != 0) + ((tia.enabled_objects & kBLBit) != 0) +
+                        (tia.current_grp1 != 0) + ((tia.enabled_objects & kM1Bit) != 0) +
+                        (tia.current_grp0 != 0) +
+                        ((tia.enabled_objects & kM0Bit) && tia.m0_pattern != kMissileHidden);
+    if (objects < 2) return;
   }
   // Which objects cover each pixel of the span.
   uint8_t bits[kScreenWidth];
@@ -313,6 +327,13 @@ CULE_HD inline void draw_span(Tia& tia, uint8_t* out, int hpos, int count) {
     const int size =
         tia.m0_pattern == kMissileStretched ? ((nusiz0 & 0x30) >> 4) | 1 : (nusiz0 & 0x30) >> 4;
     mark_missile(bits, kM0Bit, wrap160(hpos - tia.POSM0), count, nusiz0 & 0x07, 1 << size);
+  }
+  if (!draw) {
+    for (int i = 0; i < count; ++i) {
+      const uint8_t enabled = bits[i];
+      if (enabled & (enabled - 1)) tia.collision |= collisions_of(enabled);
+    }
+    return;
   }
   const bool score_mode = (tia.playfield_priority_and_score & kScoreBit) != 0;
   for (int i = 0; i < count; ++i) {
@@ -362,13 +383,16 @@ CULE_HD inline void tia_update(Tia& tia, const FrameBuffers& frames, int clock) 
     }
     const uint32_t line_pixel = tia.frame_pixel;
     if (clocks_to_update != 0) {
-      draw_span(tia, frame + tia.frame_pixel, clocks_from_start - kHBlankClocks, clocks_to_update);
+      draw_span(tia, frame + tia.frame_pixel, clocks_from_start - kHBlankClocks, clocks_to_update,
+                frames.draw);
       tia.frame_pixel += clocks_to_update;
     }
     // HMOVE blank: the first 8 pixels of the line are black.
     if (tia.hmove_blank_enabled && clocks_from_start < kHBlankClocks + 8) {
       const int blanks = kHBlankClocks + 8 - clocks_from_start;
-      for (int i = 0; i < blanks; ++i) frame[line_pixel + i] = 0;
+      if (frames.draw) {
+        for (int i = 0; i < blanks; ++i) frame[line_pixel + i] = 0;
+      }
       if (clocks_to_update + clocks_from_start >= kHBlankClocks + 8) tia.hmove_blank_enabled = 0;
     }
     if (tia.clocks_to_end_of_scanline == kClocksPerScanline) {

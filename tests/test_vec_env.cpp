@@ -218,8 +218,7 @@ TEST(Preprocess, AreaResizeIsTheAreaMean) {
                  uint16_t(dh)};
     std::vector<uint8_t> out(size_t(dw * dh));
     std::vector<float> row(static_cast<size_t>(dw)), sum(static_cast<size_t>(dw));
-    area_resize(r, 1, out.data(), row.data(), sum.data(),
-                [&](int y, int x, int) { return src[size_t(y * sw + x)]; });
+    area_resize<1>(r, src.data(), out.data(), row.data(), sum.data());
     for (int dy = 0; dy < dh; ++dy) {
       for (int dx = 0; dx < dw; ++dx) {
         const double want = exact_area_mean(src, sw, sh, dw, dh, dx, dy);

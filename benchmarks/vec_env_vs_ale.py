@@ -1,0 +1,100 @@
+"""Frames per second of cule's CPU VecEnv against ale-py's AtariVectorEnv
+(and EnvPool when it is installed), in the same run, with the same game,
+options and thread count: AtariVectorEnv's defaults, which are the usual
+Atari v5 preprocessing (frame skip 4, 84x84 grayscale, max-pool, stack 4),
+sticky actions 0.25, random actions. Frames are emulated frames (4 a step).
+
+    python benchmarks/vec_env_vs_ale.py --games pong breakout --envs 1 2 4 8 16 --threads 2 --plot benchmarks/vec_env_fps.png
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import time
+
+import numpy as np
+
+import cule
+
+OPTIONS = dict(frameskip=4, repeat_action_probability=0.25, stack_num=4, img_height=84, img_width=84)
+
+
+def frames_per_second(env, num_envs: int, steps: int, actions_n: int) -> float:
+    env.reset(seed=0)
+    rng = np.random.default_rng(0)
+    actions = rng.integers(actions_n, size=(steps, num_envs))
+    for a in actions[: max(1, steps // 10)]:  # warm-up
+        env.step(a)
+    start = time.perf_counter()
+    for a in actions:
+        env.step(a)
+    return steps * num_envs * OPTIONS["frameskip"] / (time.perf_counter() - start)
+
+
+def peers(game: str, num_envs: int, threads: int):
+    from ale_py.vector_env import AtariVectorEnv
+
+    yield "ale-py", AtariVectorEnv(game, num_envs, num_threads=threads, **OPTIONS)
+    try:
+        import envpool
+    except ImportError:
+        return
+    name = "".join(part.capitalize() for part in game.split("_")) + "-v5"
+    yield "envpool", envpool.make_gymnasium(name, num_envs=num_envs, num_threads=threads, **{
+        "repeat_action_probability": OPTIONS["repeat_action_probability"], "stack_num": 4})
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--games", nargs="+", default=["pong", "breakout"])
+    parser.add_argument("--envs", nargs="+", type=int, default=[1, 2, 4, 8, 16])
+    parser.add_argument("--threads", type=int, default=os.cpu_count())
+    parser.add_argument("--steps", type=int, default=300, help="steps per measurement")
+    parser.add_argument("--plot", help="write a PNG of frames/s against num_envs here")
+    args = parser.parse_args()
+
+    print(f"threads: {args.threads} (both libraries); frames = emulated frames, 4 per step")
+    print("| game | envs | cule frames/s | cule frames/h | ale-py frames/s | cule / ale-py | envpool frames/s |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
+    curves: dict[tuple[str, str], list[float]] = {}
+    ratios = []
+    for game in args.games:
+        for n in args.envs:
+            env = cule.make(game, n, num_threads=args.threads, **OPTIONS)
+            ours = frames_per_second(env, n, args.steps, env.single_action_space.n)
+            env.close()
+            theirs = {}
+            for name, peer in peers(game, n, args.threads):
+                theirs[name] = frames_per_second(peer, n, args.steps, peer.single_action_space.n)
+                peer.close()
+            ratio = ours / theirs["ale-py"]
+            ratios.append(ratio)
+            for name, fps in [("cule", ours), *theirs.items()]:
+                curves.setdefault((game, name), []).append(fps)
+            envpool = f"{theirs['envpool']:.0f}" if "envpool" in theirs else "not installed"
+            print(f"| {game} | {n} | {ours:.0f} | {ours * 3600 / 1e6:.1f} M | {theirs['ale-py']:.0f} | {ratio:.2f} | {envpool} |", flush=True)
+    print(f"geometric mean cule / ale-py: {np.exp(np.mean(np.log(ratios))):.2f}")
+
+    if args.plot:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+
+        fig, ax = plt.subplots(figsize=(7, 4.5))
+        for (game, name), fps in curves.items():
+            ax.plot(args.envs, fps, marker="o", linestyle="-" if name == "cule" else "--", label=f"{name} {game}")
+        ax.set_xscale("log", base=2)
+        ax.set_xlabel("num_envs")
+        ax.set_ylabel("frames / second")
+        ax.set_title(f"CPU VecEnv, v5 preprocessing, {args.threads} threads")
+        ax.grid(True, alpha=0.3)
+        ax.legend()
+        fig.tight_layout()
+        fig.savefig(args.plot, dpi=110)
+        print(f"plot: {args.plot}")
+
+
+if __name__ == "__main__":
+    main()
