@@ -272,8 +272,6 @@ void VecEnv::step_env(int i, int action, float paddle_strength) {
   Console& c = *s.console;
   int32_t reward = 0;
   for (int left = config_.frameskip; left > 0; --left) {
-    // Only the last two frames can be captured: the others are not drawn.
-    c.set_drawing(left <= 2 && config_.obs_type != ObsType::ram);
     emulate_frame(s, action, paddle_strength);
     reward += c.reward();
     s.game_over = c.terminal();
@@ -284,7 +282,6 @@ void VecEnv::step_env(int i, int action, float paddle_strength) {
     if (episode_over(s)) break;
     if (left <= 2) capture(s, left - 1);
   }
-  c.set_drawing(true);
   observe(i, true);
   s.lives = c.lives();
   s.episode_return += float(reward);

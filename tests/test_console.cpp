@@ -3,7 +3,9 @@
 // Guide, and cule::Console's input checks.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
+#include <vector>
 
 #include "cule/console.hpp"
 #include "cule/error.hpp"
@@ -87,6 +89,27 @@ TEST(Console, RejectsModesTheGameDoesNotHave) {
   Console console(Rom::load(testing::testdata_path("roms/tetris.bin")));
   EXPECT_THROW(console.set_mode(3), Error);
   EXPECT_NO_THROW(console.set_mode(0));
+}
+
+TEST(Console, FramesWithoutDrawingRunTheSame) {
+  // Drawing off, a frame still latches collisions and runs the same
+  // instructions: RAM, CPU and TIA registers stay equal to a drawing console's,
+  // and only the pixels differ.
+  const Rom rom = Rom::load(testing::testdata_path("roms/tetris.bin"));
+  Console drawn(rom), undrawn(rom);
+  undrawn.set_drawing(false);
+  const size_t pixels = size_t(kScreenWidth) * size_t(undrawn.height());
+  for (int frame = 0; frame < 600; ++frame) {
+    const int action = (frame * 7) % kNumActions;
+    drawn.act(action);
+    undrawn.act(action);
+    ASSERT_TRUE(std::equal(drawn.ram(), drawn.ram() + 128, undrawn.ram())) << "frame " << frame;
+    ASSERT_EQ(drawn.state().tia.collision, undrawn.state().tia.collision) << "frame " << frame;
+    ASSERT_EQ(drawn.state().cpu.PC, undrawn.state().cpu.PC) << "frame " << frame;
+    ASSERT_EQ(drawn.state().cpu.cycles, undrawn.state().cpu.cycles) << "frame " << frame;
+  }
+  EXPECT_FALSE(std::equal(drawn.screen(), drawn.screen() + pixels, undrawn.screen()))
+      << "the undrawn console's pixels should be stale";
 }
 
 TEST(Rom, UnreadableAndUnsupportedImagesAreClearErrors) {
