@@ -115,6 +115,13 @@ py::array per_env_view(const uint8_t* data, py::ssize_t n, py::handle owner) {
   return py::array(py::dtype("?"), {n}, {py::ssize_t(1)}, const_cast<uint8_t*>(data), owner);
 }
 
+// (num_envs, *observation_shape()).
+std::vector<py::ssize_t> batch_shape(const cule::VecEnv& e) {
+  std::vector<py::ssize_t> shape{e.num_envs()};
+  for (int64_t d : e.observation_shape()) shape.push_back(py::ssize_t(d));
+  return shape;
+}
+
 template <class T>
 void def_per_env(py::class_<cule::VecEnv>& cls, const char* name,
                  const T* (cule::VecEnv::*buffer)() const) {
@@ -134,14 +141,8 @@ std::vector<int32_t> env_integers(const py::handle& values, int n, const char* n
                       " is not an integer type; expected integer action indices");
   }
   if (array.ndim() != 1 || array.shape(0) != n) {
-    std::string shape = "(";
-    for (py::ssize_t d = 0; d < array.ndim(); ++d) {
-      shape += std::to_string(array.shape(d)) + (array.ndim() == 1      ? ","
-                                                 : d + 1 < array.ndim() ? ", "
-                                                                        : "");
-    }
-    throw cule::Error(std::string(name) + ": shape " + shape +
-                      ") does not match num_envs; expected (" + std::to_string(n) + ",)");
+    throw cule::Error(std::string(name) + ": shape " + std::string(py::str(array.attr("shape"))) +
+                      " does not match num_envs; expected (" + std::to_string(n) + ",)");
   }
   auto wide = py::array_t<int64_t, py::array::c_style | py::array::forcecast>::ensure(array);
   std::vector<int32_t> out(static_cast<size_t>(n));
@@ -298,9 +299,7 @@ views that every reset and step rewrites in place.)doc");
       .def_property_readonly("observations",
                              [](py::object self) {
                                const auto& e = self.cast<const VecEnv&>();
-                               std::vector<py::ssize_t> shape{e.num_envs()};
-                               for (int64_t d : e.observation_shape()) shape.push_back(d);
-                               return buffer_view(e.observations(), shape, self);
+                               return buffer_view(e.observations(), batch_shape(e), self);
                              })
       .def_property_readonly("final_observations",
                              [](py::object self) -> py::object {
@@ -308,9 +307,7 @@ views that every reset and step rewrites in place.)doc");
                                if (e.config().autoreset_mode != cule::AutoresetMode::same_step) {
                                  return py::none();
                                }
-                               std::vector<py::ssize_t> shape{e.num_envs()};
-                               for (int64_t d : e.observation_shape()) shape.push_back(d);
-                               return buffer_view(e.final_observations(), shape, self);
+                               return buffer_view(e.final_observations(), batch_shape(e), self);
                              })
       .def(
           "screen",

@@ -72,7 +72,6 @@ Console::Console(Rom rom, uint32_t seed)
   if (const GameModes* modes = find_game_modes(rom_.name())) {
     mode_ = modes->default_mode;
     game_ = game_from_id(rom_.name());
-    has_rules_ = true;
     // A settings object just built (ALE's constructors call reset()).
     game_rules_init(rules_);
     game_rules_reset(game_, rules_);
@@ -241,7 +240,7 @@ void Console::run_frames(int action, Switch held, int count, float paddle_streng
     const ConsoleInputs inputs = hardware_inputs();
     console_run_frame(state_, config_, frames_, inputs);
     // ALE's pressSelect holds SELECT without stepping the game's settings.
-    if (!has_rules_ || held == Switch::Select) continue;
+    if (!has_rules() || held == Switch::Select) continue;
     if (recording_reset_) {
       const size_t at = reset_frames_.size();
       reset_frames_.resize(at + kResetFrameBytes, 0);
@@ -294,7 +293,7 @@ void Console::reset() {
     }
   }
   recording_reset_ = false;
-  if (has_rules_) replay_reset(settings_frame, mode_frame);
+  if (has_rules()) replay_reset(settings_frame, mode_frame);
 }
 
 void Console::set_mode(int mode) {

@@ -104,7 +104,7 @@ class Console : private ResetContext {
 
   //! Whether ALE has game settings for this ROM (then reward(), terminal()
   //! and lives() follow them; otherwise they stay 0, false and 0).
-  bool has_rules() const { return has_rules_; }
+  bool has_rules() const { return game_ != Game::count; }
   //! The game the rules are for (valid when has_rules()).
   Game game() const { return game_; }
   //! ALE's getReward for the last frame emulated (by act or by the reset).
@@ -112,7 +112,7 @@ class Console : private ResetContext {
   //! ALE's isTerminal (game over, by the game's settings).
   bool terminal() const { return game_rules_terminal(rules_); }
   //! ALE's lives().
-  int32_t lives() const { return has_rules_ ? game_rules_lives(game_, rules_) : 0; }
+  int32_t lives() const { return has_rules() ? game_rules_lives(game_, rules_) : 0; }
   //! The settings' state, as ALE's settings object keeps it.
   const GameRuleState& rules() const { return rules_; }
 
@@ -187,8 +187,7 @@ class Console : private ResetContext {
     ++frame_number_;
     ++episode_frame_number_;
   }
-  bool has_rules_ = false;
-  Game game_ = Game::count;
+  Game game_ = Game::count;  // Game::count: no ALE settings
   GameRuleState rules_{};
   // During reset(): the memory after each frame on which ALE steps its
   // settings (RIOT RAM, then the first 128 bytes of cartridge RAM), replayed

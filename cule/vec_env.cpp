@@ -6,31 +6,17 @@
 #include <string>
 
 #include "cule/error.hpp"
-#include "cule/game_modes.hpp"
 #include "cule/game_rules.hpp"
 #include "kernels/palette.hpp"
 #include "kernels/random.hpp"
 
 namespace cule {
 
-// One environment: its console and the episode bookkeeping around it.
+// One environment: its console, its episode and resize scratch.
 struct VecEnv::Slot {
   std::unique_ptr<Console> console;
-  uint64_t seed = 0;
-  uint64_t frames_drawn = 0;   // sticky-action draws so far
-  uint64_t resets = 0;         // no-op draws so far
-  int previous_action = 0;     // the ALE action of the last frame (sticky actions)
-  int32_t lives = 0;           // at the end of the last step
-  int32_t elapsed_frames = 0;  // since the episode's first observation (truncation)
-  int32_t episode_length = 0;
-  float episode_return = 0.0f;
-  bool game_over = false;
-  bool life_lost = false;
-  bool needs_reset = false;  // next_step: the last step ended an episode
-  // The step's last two frames as observed colours (grayscale or RGB):
-  // frames[0] the last, frames[1] the one before; max-pooled into frames[0].
-  std::vector<uint8_t> frames[2];
-  std::vector<float> row, sum;  // resize scratch
+  Episode episode;
+  std::vector<float> row, sum;
 };
 
 namespace {
@@ -54,34 +40,31 @@ VecEnv::VecEnv(const Rom& rom, const EnvConfig& config)
   if (config_.device.kind != Device::Kind::cpu) {
     throw DeviceError("device: the CUDA backend of VecEnv is not built yet; use device cpu");
   }
-  if (!find_game_modes(rom.name())) {
+  // The first console checks the mode and difficulty (and throws); the
+  // others are built in parallel.
+  slots_.resize(size_t(config_.num_envs));
+  for (int i = 0; i < config_.num_envs; ++i) slots_[size_t(i)] = std::make_unique<Slot>();
+  auto build = [&](int i) {
+    Slot& s = *slots_[size_t(i)];
+    s.episode.seed = config_.seed + uint64_t(i);
+    s.console = std::make_unique<Console>(make_console(rom, config_, s.episode.seed));
+  };
+  build(0);
+  const Console& first = *slots_[0]->console;
+  if (!first.has_rules()) {
     throw Error("rom: '" + rom.name() + "' (md5 " + rom.md5() +
                 ") has no ALE game settings, so it has no rewards or episode ends; expected one "
                 "of the games cule.list_games() names");
   }
   game_ = rom.name();
-  const Game game = game_from_id(game_);
   if (config_.full_action_space) {
     for (int a = 0; a < kNumActions; ++a) action_set_.push_back(a);
   } else {
-    action_set_ = minimal_action_set(game);
+    action_set_ = minimal_action_set(first.game());
   }
   fire_reset_ =
       config_.use_fire_reset && std::count(action_set_.begin(), action_set_.end(), kFire) > 0;
-
-  slots_.resize(size_t(config_.num_envs));
-  // The first console checks the mode and difficulty (and throws); the
-  // others are built in parallel.
-  slots_[0] = std::make_unique<Slot>();
-  slots_[0]->seed = config_.seed;
-  slots_[0]->console = std::make_unique<Console>(make_console(rom, config_, config_.seed));
-  pool_.parallel_for(config_.num_envs - 1, [&](int k) {
-    const int i = k + 1;
-    slots_[size_t(i)] = std::make_unique<Slot>();
-    slots_[size_t(i)]->seed = config_.seed + uint64_t(i);
-    slots_[size_t(i)]->console =
-        std::make_unique<Console>(make_console(rom, config_, config_.seed + uint64_t(i)));
-  });
+  pool_.parallel_for(config_.num_envs - 1, [&](int k) { build(k + 1); });
 
   const int height = slots_[0]->console->height();
   if (config_.obs_type == ObsType::ram) {
@@ -128,7 +111,9 @@ VecEnv::VecEnv(const Rom& rom, const EnvConfig& config)
   episode_lengths_.assign(n, 0);
   frame_numbers_.assign(n, 0);
   for (auto& slot : slots_) {
-    for (auto& frame : slot->frames) frame.assign(size_t(height) * kScreenWidth * channels_, 0);
+    for (auto& frame : slot->episode.frames) {
+      frame.assign(size_t(height) * kScreenWidth * channels_, 0);
+    }
     slot->row.assign(size_t(config_.img_width) * 3, 0.0f);
     slot->sum.assign(size_t(config_.img_width) * 3, 0.0f);
   }
@@ -139,27 +124,32 @@ VecEnv::~VecEnv() = default;
 
 int VecEnv::screen_height() const { return slots_[0]->console->height(); }
 
-const uint8_t* VecEnv::screen(int env) const {
+void VecEnv::check_env(int env) const {
   if (env < 0 || env >= num_envs()) {
     throw Error("env: " + std::to_string(env) + " is out of range; expected 0-" +
                 std::to_string(num_envs() - 1));
   }
+}
+
+const uint8_t* VecEnv::screen(int env) const {
+  check_env(env);
   return slots_[size_t(env)]->console->screen();
 }
 
 const uint8_t* VecEnv::ram(int env) const {
-  screen(env);  // checks env
+  check_env(env);
   return slots_[size_t(env)]->console->ram();
 }
 
 void VecEnv::emulate_frame(Slot& s, int action, float paddle_strength) {
   // ALE's sticky actions: each frame keeps the previous frame's action with
   // probability repeat_action_probability.
+  Episode& e = s.episode;
   if (config_.repeat_action_probability > 0.0f) {
-    const uint32_t bits = random_u32(s.seed, random_key(0, RandomStream::sticky), s.frames_drawn++);
-    if (random_unit(bits) < config_.repeat_action_probability) action = s.previous_action;
+    const uint32_t bits = random_u32(e.seed, random_key(0, RandomStream::sticky), e.frames_drawn++);
+    if (random_unit(bits) < config_.repeat_action_probability) action = e.previous_action;
   }
-  s.previous_action = action;
+  e.previous_action = action;
   s.console->act(action, paddle_strength);
 }
 
@@ -168,8 +158,8 @@ void VecEnv::capture(Slot& s, int which) {
   const Console& c = *s.console;
   const Palette& palette = palette_for(c.properties().format == TvFormat::PAL);
   const uint8_t* screen = c.screen();
-  uint8_t* out = s.frames[which].data();
-  const size_t pixels = s.frames[which].size() / size_t(channels_);
+  uint8_t* out = s.episode.frames[which].data();
+  const size_t pixels = s.episode.frames[which].size() / size_t(channels_);
   if (channels_ == 1) {
     for (size_t p = 0; p < pixels; ++p) out[p] = palette.gray[screen[p]];
   } else {
@@ -190,10 +180,11 @@ void VecEnv::observe(int i, bool shift) {
   }
   // As AtariVectorEnv: the last frame becomes its maximum with the one
   // before, in place, and is shrunk into the stack.
-  uint8_t* last = s.frames[0].data();
+  std::vector<uint8_t>* frames = s.episode.frames;
+  uint8_t* last = frames[0].data();
   if (config_.maxpool) {
-    const uint8_t* before = s.frames[1].data();
-    for (size_t p = 0; p < s.frames[0].size(); ++p) last[p] = std::max(last[p], before[p]);
+    const uint8_t* before = frames[1].data();
+    for (size_t p = 0; p < frames[0].size(); ++p) last[p] = std::max(last[p], before[p]);
   }
   if (!resize_) {
     std::memcpy(out, last, size_t(frame_bytes_));
@@ -207,9 +198,10 @@ void VecEnv::observe(int i, bool shift) {
 void VecEnv::reset_env(int i) {
   Slot& s = *slots_[size_t(i)];
   Console& c = *s.console;
+  Episode& e = s.episode;
   auto reset_game = [&] {
     c.reset();
-    s.previous_action = 0;  // ALE's soft reset leaves NOOP as the previous action
+    e.previous_action = 0;  // ALE's soft reset leaves NOOP as the previous action
   };
   reset_game();
   // As AtariVectorEnv: FIRE for one frame where the game has it, then
@@ -218,10 +210,10 @@ void VecEnv::reset_env(int i) {
   if (fire_reset_) emulate_frame(s, kFire, 1.0f);
   int noops = 0;
   if (config_.noop_max > 0) {
-    const uint32_t bits = random_u32(s.seed, random_key(0, RandomStream::noop), s.resets);
+    const uint32_t bits = random_u32(e.seed, random_key(0, RandomStream::noop), e.resets);
     noops = int(random_below(bits, uint32_t(config_.noop_max))) - int(fire_reset_);
   }
-  ++s.resets;
+  ++e.resets;
   for (; noops > 0; --noops) {
     emulate_frame(s, 0, 1.0f);
     if (c.terminal()) reset_game();
@@ -230,16 +222,16 @@ void VecEnv::reset_env(int i) {
   uint8_t* stack = observations_.data() + size_t(i) * size_t(obs_bytes_);
   std::memset(stack, 0, size_t(obs_bytes_));
   capture(s, 0);
-  std::fill(s.frames[1].begin(), s.frames[1].end(), 0);
+  std::fill(e.frames[1].begin(), e.frames[1].end(), 0);
   observe(i, false);
 
-  s.elapsed_frames = 0;
-  s.game_over = false;
-  s.life_lost = false;
-  s.lives = c.lives();
-  s.episode_return = 0.0f;
-  s.episode_length = 0;
-  s.needs_reset = false;
+  e.elapsed_frames = 0;
+  e.game_over = false;
+  e.life_lost = false;
+  e.lives = c.lives();
+  e.episode_return = 0.0f;
+  e.length = 0;
+  e.needs_reset = false;
   rewards_[size_t(i)] = 0.0f;
   terminated_[size_t(i)] = 0;
   truncated_[size_t(i)] = 0;
@@ -248,23 +240,24 @@ void VecEnv::reset_env(int i) {
 
 void VecEnv::write_outputs(int i) {
   const Slot& s = *slots_[size_t(i)];
-  lives_[size_t(i)] = s.lives;
+  lives_[size_t(i)] = s.episode.lives;
   episode_frames_[size_t(i)] = int32_t(s.console->episode_frame_number());
   frame_numbers_[size_t(i)] = int64_t(s.console->frame_number());
-  episode_returns_[size_t(i)] = s.episode_return;
-  episode_lengths_[size_t(i)] = s.episode_length;
+  episode_returns_[size_t(i)] = s.episode.episode_return;
+  episode_lengths_[size_t(i)] = s.episode.length;
 }
 
-bool VecEnv::episode_over(const Slot& s) const {
+bool VecEnv::episode_over(const Episode& e) const {
   const int32_t limit = config_.max_num_frames_per_episode;
-  return s.game_over || (limit > 0 && s.elapsed_frames >= limit) ||
-         (config_.episodic_life && s.life_lost);
+  return e.game_over || (limit > 0 && e.elapsed_frames >= limit) ||
+         (config_.episodic_life && e.life_lost);
 }
 
 void VecEnv::step_env(int i, int action, float paddle_strength) {
   Slot& s = *slots_[size_t(i)];
+  Episode& e = s.episode;
   autoreset_[size_t(i)] = 0;
-  if (s.needs_reset) {
+  if (e.needs_reset) {
     // next_step: this step starts the next episode; its action is unused.
     reset_env(i);
     return;
@@ -274,30 +267,30 @@ void VecEnv::step_env(int i, int action, float paddle_strength) {
   for (int left = config_.frameskip; left > 0; --left) {
     emulate_frame(s, action, paddle_strength);
     reward += c.reward();
-    s.game_over = c.terminal();
-    ++s.elapsed_frames;
-    s.life_lost = c.lives() < s.lives && c.lives() > 0;
+    e.game_over = c.terminal();
+    ++e.elapsed_frames;
+    e.life_lost = c.lives() < e.lives && c.lives() > 0;
     // A frame that ends the episode is not captured (AtariVectorEnv's
     // order): the observation keeps the frames captured before it.
-    if (episode_over(s)) break;
+    if (episode_over(e)) break;
     if (left <= 2) capture(s, left - 1);
   }
   observe(i, true);
-  s.lives = c.lives();
-  s.episode_return += float(reward);
-  ++s.episode_length;
+  e.lives = c.lives();
+  e.episode_return += float(reward);
+  ++e.length;
   if (config_.reward_clipping) reward = std::min(1, std::max(-1, reward));
   const bool terminated =
-      s.game_over || ((config_.life_loss_info || config_.episodic_life) && s.life_lost);
+      e.game_over || ((config_.life_loss_info || config_.episodic_life) && e.life_lost);
   const int32_t limit = config_.max_num_frames_per_episode;
   rewards_[size_t(i)] = float(reward);
   terminated_[size_t(i)] = terminated;
-  truncated_[size_t(i)] = !terminated && limit > 0 && s.elapsed_frames >= limit;
+  truncated_[size_t(i)] = !terminated && limit > 0 && e.elapsed_frames >= limit;
   write_outputs(i);
 
-  if (!episode_over(s)) return;
+  if (!episode_over(e)) return;
   switch (config_.autoreset_mode) {
-    case AutoresetMode::next_step: s.needs_reset = true; break;
+    case AutoresetMode::next_step: e.needs_reset = true; break;
     case AutoresetMode::same_step: {
       const size_t at = size_t(i) * size_t(obs_bytes_);
       std::memcpy(final_observations_.data() + at, observations_.data() + at, size_t(obs_bytes_));
@@ -325,9 +318,10 @@ void VecEnv::reset(const uint8_t* mask, const uint64_t* seeds) {
     const int i = envs[size_t(k)];
     Slot& s = *slots_[size_t(i)];
     if (seeds) {
-      s.seed = seeds[k];
-      s.frames_drawn = s.resets = 0;
-      s.console = std::make_unique<Console>(make_console(s.console->rom(), config_, s.seed));
+      s.episode.seed = seeds[k];
+      s.episode.frames_drawn = s.episode.resets = 0;
+      s.console =
+          std::make_unique<Console>(make_console(s.console->rom(), config_, s.episode.seed));
     }
     autoreset_[size_t(i)] = 0;
     reset_env(i);
@@ -360,9 +354,7 @@ std::shared_ptr<const VecEnv::Snapshot> VecEnv::clone_state(const uint8_t* mask)
     const uint8_t* obs = observations_.data() + size_t(i) * size_t(obs_bytes_);
     snapshot->envs.push_back(i);
     snapshot->state.push_back(Snapshot::Env{
-        s.console->clone_state(), s.seed, s.frames_drawn, s.resets, s.previous_action, s.lives,
-        s.elapsed_frames, s.episode_length, s.episode_return, s.game_over, s.life_lost,
-        s.needs_reset, s.frames[0], s.frames[1], std::vector<uint8_t>(obs, obs + obs_bytes_),
+        s.console->clone_state(), s.episode, std::vector<uint8_t>(obs, obs + obs_bytes_),
         rewards_[size_t(i)], terminated_[size_t(i)], truncated_[size_t(i)]});
   }
   return snapshot;
@@ -377,19 +369,7 @@ void VecEnv::restore_state(const Snapshot& snapshot) {
     const Snapshot::Env& e = snapshot.state[k];
     Slot& s = *slots_[size_t(i)];
     s.console->restore_state(e.console);
-    s.seed = e.seed;
-    s.frames_drawn = e.frames_drawn;
-    s.resets = e.resets;
-    s.previous_action = e.previous_action;
-    s.lives = e.lives;
-    s.elapsed_frames = e.elapsed_frames;
-    s.episode_length = e.episode_length;
-    s.episode_return = e.episode_return;
-    s.game_over = e.game_over;
-    s.life_lost = e.life_lost;
-    s.needs_reset = e.needs_reset;
-    s.frames[0] = e.last_frame;
-    s.frames[1] = e.frame_before;
+    s.episode = e.episode;
     std::copy(e.observation.begin(), e.observation.end(),
               observations_.begin() + int64_t(i) * obs_bytes_);
     rewards_[size_t(i)] = e.reward;

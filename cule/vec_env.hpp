@@ -82,19 +82,33 @@ class VecEnv {
   //! One environment's RIOT RAM (128 bytes).
   const uint8_t* ram(int env) const;
 
+  //! One environment's bookkeeping around its console.
+  struct Episode {
+    uint64_t seed = 0;
+    uint64_t frames_drawn = 0;   // sticky-action draws so far
+    uint64_t resets = 0;         // no-op draws so far
+    int previous_action = 0;     // the ALE action of the last frame (sticky actions)
+    int32_t lives = 0;           // at the end of the last step
+    int32_t elapsed_frames = 0;  // since the episode's first observation (truncation)
+    int32_t length = 0;          // agent steps
+    float episode_return = 0.0f;
+    bool game_over = false;
+    bool life_lost = false;
+    bool needs_reset = false;  // next_step: the last step ended an episode
+    // The step's last two frames as observed colours (grayscale or RGB):
+    // frames[0] the last, frames[1] the one before; max-pooled into frames[0].
+    std::vector<uint8_t> frames[2];
+  };
+
   //! Everything that determines some environments' future: consoles,
-  //! episode and random counters, frame stacks and last outputs.
+  //! episode bookkeeping, frame stacks and last outputs.
   struct Snapshot {
     const VecEnv* owner;
     std::vector<int> envs;
     struct Env {
       Console::Snapshot console;
-      uint64_t seed, frames_drawn, resets;
-      int previous_action;
-      int32_t lives, elapsed_frames, episode_length;
-      float episode_return;
-      bool game_over, life_lost, needs_reset;
-      std::vector<uint8_t> last_frame, frame_before, observation;
+      Episode episode;
+      std::vector<uint8_t> observation;
       float reward;
       uint8_t terminated, truncated;
     };
@@ -112,12 +126,14 @@ class VecEnv {
   void step_env(int i, int action, float paddle_strength);
   // One emulated frame with an ALE action; sticky actions applied.
   void emulate_frame(Slot& s, int action, float paddle_strength);
-  // Converts the console's screen into s.frames[which].
+  // Converts the console's screen into the episode's frames[which].
   void capture(Slot& s, int which);
   // Writes the newest frame of env i's stack from its captured frames.
   void observe(int i, bool shift);
-  bool episode_over(const Slot& s) const;
+  bool episode_over(const Episode& e) const;
   void write_outputs(int i);
+  // Throws cule::Error unless 0 <= env < num_envs().
+  void check_env(int env) const;
 
   EnvConfig config_;
   std::string game_;
