@@ -5,7 +5,8 @@
 // ALE's reset (StellaEnvironment::reset) runs: system reset; 60 no-op frames;
 // soft reset; the game's setMode for the current mode; soft reset; then each
 // starting action for one frame. set_game_mode() is the setMode step; the
-// console supplies the primitives through ResetContext.
+// console supplies the primitives through ResetContext. The setMode logic
+// itself is kernels/game_modes.hpp, shared with device code.
 //
 // Difficulty: ALE only stores it (ALEState::setDifficulty) and drives the
 // difficulty switches from it on every frame it emulates afterwards (bit 0: left
@@ -18,12 +19,9 @@
 #include <string>
 #include <vector>
 
-namespace cule {
+#include "kernels/game_modes.hpp"
 
-//! ALE's RESET action: one frame with the console's RESET switch pressed and
-//! the controllers released (the frames of a soft reset are such frames). It
-//! appears among starting actions.
-constexpr int kAleResetAction = 40;
+namespace cule {
 
 //! What a game's mode selection may do to the console (implemented by
 //! cule::Console). Each call mirrors one of ALE's StellaEnvironment primitives.
@@ -69,7 +67,9 @@ class ResetContext {
   virtual uint32_t env_rng_next() = 0;
 };
 
-//! The mode facts of one game, from ALE's settings class for it.
+//! The mode facts of one game, from ALE's settings class for it. The
+//! starting actions and overrides_set_mode are those of kernels/game_modes.hpp
+//! (game_starting_action, game_overrides_set_mode).
 struct GameModes {
   const char* rom_id;                 //!< ale-py id (RomSettings::rom())
   std::vector<int> modes;             //!< getAvailableModes, in ALE's order
@@ -91,12 +91,13 @@ const GameModes* find_game_modes(const std::string& rom_id);
 //! Every game with ALE settings, in ALE's order (src/ale/games/Roms.cpp).
 const std::vector<GameModes>& all_game_modes();
 
-//! ALE's setMode of `rom_id` for `mode`: performs exactly the game's sequence
-//! on `ctx` (for a game without an override, or an unknown id: nothing). Throws
-//! cule::Error for a mode the game does not have, naming the game, the mode
-//! and the available modes; and where ALE's own loop gives up (ET after 100
-//! presses) or a selection loop runs on without end (ALE would hang) after
-//! 10000 rounds.
+//! ALE's setMode of `rom_id` for `mode`: checks the mode, then performs the
+//! game's sequence on `ctx` with game_set_mode (kernels/game_modes.hpp); for a
+//! game without an override, or an unknown id, nothing. Throws cule::Error for
+//! a mode the game does not have, naming the game, the mode and the available
+//! modes; and, naming the game, the mode and the reason, where ALE's own loop
+//! gives up (E.T. after kEtModeMaxPresses presses) or a selection loop runs on
+//! without end (ALE would hang) past kModeMaxRounds rounds.
 void set_game_mode(const std::string& rom_id, int mode, ResetContext& ctx);
 
 }  // namespace cule

@@ -14,6 +14,8 @@
 
 #include "cule/error.hpp"
 #include "cule/game_modes.hpp"
+#include "cule/game_rules.hpp"
+#include "kernels/game_modes.hpp"
 
 namespace cule {
 namespace {
@@ -554,6 +556,190 @@ TEST(GameModes, SpotChecksOfStartingActions) {
   EXPECT_EQ(starts("video_cube"), cube);
   EXPECT_TRUE(starts("pong").empty());
   EXPECT_TRUE(starts("montezuma_revenge").empty());
+}
+
+// --- kernels/game_modes.hpp, called directly ---------------------------------
+
+// The host facts that console and bindings read must be the device's: the
+// default mode is the host's own (its first mode); the host's starting
+// actions and overrides are expanded from the device functions, which the
+// spot checks above and the ALE parity tests pin down.
+TEST(GameModes, DeviceFactsEqualTheHostTables) {
+  for (const GameModes& g : all_game_modes()) {
+    const Game game = game_from_id(g.rom_id);
+    EXPECT_EQ(game_default_mode(game), g.default_mode) << g.rom_id;
+    EXPECT_EQ(game_overrides_set_mode(game), g.overrides_set_mode) << g.rom_id;
+    ASSERT_EQ(game_starting_action_count(game), int(g.starting_actions.size())) << g.rom_id;
+    for (int k = 0; k < game_starting_action_count(game); ++k) {
+      EXPECT_EQ(game_starting_action(game, k), g.starting_actions[k]) << g.rom_id << " " << k;
+    }
+    EXPECT_EQ(game_starting_action(game, -1), -1) << g.rom_id;
+    EXPECT_EQ(game_starting_action(game, game_starting_action_count(game)), -1) << g.rom_id;
+  }
+  // Every game of the enum has host facts.
+  EXPECT_EQ(int(all_game_modes().size()), kNumGames);
+  EXPECT_EQ(game_starting_action_count(Game::count), 0);
+  EXPECT_EQ(game_default_mode(Game::count), 0);
+  EXPECT_FALSE(game_overrides_set_mode(Game::count));
+}
+
+// A console for game_set_mode without virtual calls, as a device would give:
+// RAM as an array; every call, reads included, is logged in order. `press`
+// and `act_step` say what a press of SELECT or an act does to RAM.
+struct ScriptedCtx {
+  uint8_t ram[128] = {};
+  uint8_t mapped_byte = 0;
+  Events log;
+  std::function<void(ScriptedCtx&)> on_press;
+  std::function<void(ScriptedCtx&, int)> on_act;
+
+  uint8_t& at(uint16_t address) { return ram[address & 0x7F]; }
+  uint8_t read_ram(uint16_t address) {
+    log.push_back("read " + std::to_string(address));
+    return at(address);
+  }
+  uint8_t read_mapped(uint16_t address) {
+    log.push_back("mapped " + std::to_string(address));
+    return mapped_byte;
+  }
+  void press_select(int frames) {
+    log.push_back("select " + std::to_string(frames));
+    if (on_press) on_press(*this);
+  }
+  void soft_reset() { log.push_back("soft_reset"); }
+  void act(int action) {
+    log.push_back("act " + std::to_string(action));
+    if (on_act) on_act(*this, action);
+  }
+  uint32_t env_rng_next() {
+    log.push_back("rng");
+    return 0;
+  }
+};
+
+TEST(GameModes, SelectByteGameReadsThenPressesUntilTheByteMatches) {
+  // Tennis: 2-frame presses until 0x80 equals the mode; each press here adds
+  // one, so a byte N below the mode takes N presses, each after a read.
+  for (int mode : {0, 2}) {
+    for (int presses : {0, 1, 5}) {
+      ScriptedCtx c;
+      c.at(0x80) = uint8_t(mode - presses);
+      c.on_press = [](ScriptedCtx& f) { f.at(0x80)++; };
+      Events expected;
+      for (int i = 0; i < presses; ++i) {
+        expected.push_back("read 128");
+        expected.push_back("select 2");
+      }
+      expected.push_back("read 128");
+      expected.push_back("soft_reset");
+      EXPECT_EQ(game_set_mode(Game::tennis, mode, c), ModeStatus::ok);
+      EXPECT_EQ(c.log, expected) << mode << " " << presses;
+    }
+  }
+}
+
+TEST(GameModes, DoubleDunkSequenceFollowsItsMenuRules) {
+  // The menu: a DOWN act moves the cursor 0xB0 down one entry; entries 2-5
+  // are the options with bits 0x08, 0x10, 0x04, 0x20 of 0x80; RIGHT sets the
+  // entry's bit, LEFT clears it. Mode bit i turns option i on.
+  static const uint8_t kBits[6] = {0, 0, 0x08, 0x10, 0x04, 0x20};
+  for (int mode = 0; mode < 16; ++mode) {
+    for (uint8_t initial : {uint8_t(0x00), uint8_t(0x3C), uint8_t(0x18)}) {
+      ScriptedCtx c;
+      c.at(0x80) = initial;
+      c.on_act = [](ScriptedCtx& f, int action) {
+        const uint8_t bit = kBits[std::min<int>(f.at(0xB0), 5)];
+        if (action == 5) f.at(0xB0)++;
+        if (action == 3) f.at(0x80) |= bit;
+        if (action == 4) f.at(0x80) &= uint8_t(~bit);
+      };
+      c.log.reserve(64);
+      ASSERT_EQ(game_set_mode(Game::double_dunk, mode, c), ModeStatus::ok);
+      // The expected calls, reads left out.
+      Events expected = {"select 1"};
+      for (int entry = 2; entry <= 5; ++entry) {
+        // Down from the previous entry (twice to reach the first option).
+        for (int d = entry == 2 ? 2 : 1; d > 0; --d) {
+          expected.push_back("act 5");
+          expected.push_back("act 0");
+        }
+        const bool on = mode & (1 << (entry - 2));
+        const bool is_on = initial & kBits[entry];
+        if (on != is_on) {
+          expected.push_back(on ? "act 3" : "act 4");
+          expected.push_back("act 0");
+        }
+      }
+      expected.insert(expected.end(), {"soft_reset", "act 10", "act 0"});
+      Events calls;
+      for (const std::string& e : c.log) {
+        if (e.rfind("read", 0) != 0) calls.push_back(e);
+      }
+      EXPECT_EQ(calls, expected) << mode << " " << int(initial);
+      uint8_t bits = 0;
+      for (int i = 0; i < 4; ++i) bits |= (mode >> i & 1) ? kBits[2 + i] : 0;
+      EXPECT_EQ(c.at(0x80) & 0x3C, bits) << mode;
+    }
+  }
+}
+
+TEST(GameModes, VideoCubeSequenceFollowsItsRules) {
+  // Mode = cube * 100 + variant; variant 0, 1, 2 is game 1, 3, 9, stored minus
+  // one in 0xFB's low bits (here each press adds one, from 0); after the soft
+  // reset RIGHT moves the BCD cube 0x9F (here from 1) up to the mode's cube,
+  // which is 1 below mode 100.
+  for (int mode : {0, 1, 2, 100, 202, 901, 1000, 5002}) {
+    ScriptedCtx c;
+    c.at(0xFB) = 0xE0;  // the upper bits are not part of the game
+    c.at(0x9F) = 0x01;
+    c.on_press = [](ScriptedCtx& f) { f.at(0xFB)++; };
+    c.on_act = [](ScriptedCtx& f, int action) {
+      if (action != 3) return;
+      uint8_t& cube = f.at(0x9F);
+      cube = (cube & 0x0F) == 9 ? uint8_t((cube & 0xF0) + 0x10) : uint8_t(cube + 1);
+    };
+    const int games[3] = {1, 3, 9};
+    const int cube = mode >= 100 ? mode / 100 : 1;
+    Events expected(games[mode % 100] - 1, "select 2");
+    expected.push_back("soft_reset");
+    expected.insert(expected.end(), cube - 1, "act 3");
+    EXPECT_EQ(game_set_mode(Game::video_cube, mode, c), ModeStatus::ok);
+    Events calls;
+    for (const std::string& e : c.log) {
+      if (e.rfind("read", 0) != 0) calls.push_back(e);
+    }
+    EXPECT_EQ(calls, expected) << mode;
+  }
+}
+
+TEST(GameModes, StatusesOfLoopsThatDoNotEnd) {
+  // A byte that never matches: 10000 presses, then not_reached.
+  ScriptedCtx pong;
+  pong.at(0x96) = 7;
+  EXPECT_EQ(game_set_mode(Game::pong, 1, pong), ModeStatus::not_reached);
+  EXPECT_EQ(std::count(pong.log.begin(), pong.log.end(), "select 2"), kModeMaxRounds);
+  EXPECT_EQ(std::count(pong.log.begin(), pong.log.end(), "soft_reset"), 0);
+  // E.T. stops after 100 presses: gave_up, and no soft reset.
+  ScriptedCtx et;
+  EXPECT_EQ(game_set_mode(Game::et, 1, et), ModeStatus::gave_up);
+  EXPECT_EQ(std::count(et.log.begin(), et.log.end(), "select 25"), kEtModeMaxPresses);
+  EXPECT_EQ(std::count(et.log.begin(), et.log.end(), "soft_reset"), 0);
+  // A game without setMode, and no game at all, make no call.
+  ScriptedCtx none;
+  EXPECT_EQ(game_set_mode(Game::montezuma_revenge, 0, none), ModeStatus::ok);
+  EXPECT_EQ(game_set_mode(Game::count, 0, none), ModeStatus::ok);
+  EXPECT_TRUE(none.log.empty());
+}
+
+TEST(GameModes, GameSetModeCallsTheConsoleExactlyForTheOverridingGames) {
+  // RAM of zeros, which no press changes: a game with setMode makes calls
+  // (at least its soft reset, or its loop's rounds); one without makes none.
+  for (int i = 0; i < kNumGames; ++i) {
+    const Game game = static_cast<Game>(i);
+    ScriptedCtx c;
+    game_set_mode(game, game_default_mode(game), c);
+    EXPECT_EQ(game_overrides_set_mode(game), !c.log.empty()) << game_id(game);
+  }
 }
 
 }  // namespace
