@@ -98,21 +98,154 @@ computed from RAM (kernels/game_rules.hpp).)doc")
 // --- VecEnv: the batched environments ---------------------------------------
 namespace {
 
-// A writeable numpy view of a VecEnv buffer, kept alive by the env. Views are
-// writeable so that numpy can export them through DLPack.
-template <class T>
-py::array_t<T> buffer_view(const T* data, std::vector<py::ssize_t> shape, py::handle owner) {
-  return py::array_t<T>(shape, const_cast<T*>(data), owner);
+// The DLPack ABI (dlpack.h, v0.8: the struct layout every framework reads).
+namespace dlpack {
+struct Device {
+  int32_t device_type;  // 1: CPU, 2: CUDA
+  int32_t device_id;
+};
+struct DataType {
+  uint8_t code;  // 0: int, 1: uint, 2: float, 6: bool
+  uint8_t bits;
+  uint16_t lanes;
+};
+struct Tensor {
+  void* data;
+  Device device;
+  int32_t ndim;
+  DataType dtype;
+  int64_t* shape;
+  int64_t* strides;  // null: C order
+  uint64_t byte_offset;
+};
+struct ManagedTensor {
+  Tensor dl_tensor;
+  void* manager_ctx;
+  void (*deleter)(ManagedTensor* self);
+};
+constexpr int32_t kCuda = 2;
+}  // namespace dlpack
+
+// A VecEnv buffer in CUDA memory, exported without a copy through
+// __cuda_array_interface__ (v3) and __dlpack__, with the env's stream order.
+struct CudaBuffer {
+  py::object owner;  // the VecEnv
+  const void* data;
+  std::vector<int64_t> shape;
+  char kind;  // numpy's: 'u', 'i', 'f', 'b'
+  int itemsize;
+  int device;
+
+  std::string typestr() const {
+    return std::string(itemsize == 1 ? "|" : "<") + kind + std::to_string(itemsize);
+  }
+};
+
+struct DlpackContext {
+  std::vector<int64_t> shape;
+  py::object owner;
+};
+
+// Waits for the env's queued work on `stream` (DLPack's convention: None or
+// 1 is the legacy default stream, 2 the per-thread one, -1 no ordering).
+void order_env_before(const CudaBuffer& b, const py::object& stream) {
+  int64_t s = stream.is_none() ? 1 : stream.cast<int64_t>();
+  if (s == -1) return;
+  auto& env = b.owner.cast<cule::VecEnv&>();
+  env.order_before(reinterpret_cast<void*>(uintptr_t(s)));
 }
 
-// A per-environment buffer as a numpy view of num_envs values; 0/1 bytes
-// as bools.
+py::capsule to_dlpack(const CudaBuffer& b, const py::object& stream) {
+  order_env_before(b, stream);
+  auto* context = new DlpackContext{b.shape, b.owner};
+  auto* managed = new dlpack::ManagedTensor{};
+  managed->dl_tensor.data = const_cast<void*>(b.data);
+  managed->dl_tensor.device = {dlpack::kCuda, b.device};
+  managed->dl_tensor.ndim = int32_t(b.shape.size());
+  const uint8_t code = b.kind == 'i' ? 0 : b.kind == 'u' ? 1 : b.kind == 'f' ? 2 : 6;
+  managed->dl_tensor.dtype = {code, uint8_t(8 * b.itemsize), 1};
+  managed->dl_tensor.shape = context->shape.data();
+  managed->manager_ctx = context;
+  managed->deleter = [](dlpack::ManagedTensor* self) {
+    py::gil_scoped_acquire gil;
+    delete static_cast<DlpackContext*>(self->manager_ctx);
+    delete self;
+  };
+  // A capsule no consumer took frees the tensor itself.
+  return py::capsule(managed, "dltensor", [](PyObject* capsule) {
+    if (PyCapsule_IsValid(capsule, "dltensor")) {
+      auto* t = static_cast<dlpack::ManagedTensor*>(PyCapsule_GetPointer(capsule, "dltensor"));
+      t->deleter(t);
+    }
+  });
+}
+
+void bind_cuda_buffer(py::module_& m) {
+  py::class_<CudaBuffer>(m, "CudaBuffer", R"doc(
+A VecEnv buffer in CUDA device memory, rewritten in place by every step.
+torch.from_dlpack(buffer) or torch.as_tensor(buffer, device="cuda") shares it.)doc")
+      .def_property_readonly("shape",
+                             [](const CudaBuffer& b) {
+                               py::tuple t(b.shape.size());
+                               for (size_t i = 0; i < b.shape.size(); ++i) t[i] = b.shape[i];
+                               return t;
+                             })
+      .def_property_readonly("dtype", [](const CudaBuffer& b) { return py::dtype(b.typestr()); })
+      .def_property_readonly("device",
+                             [](const CudaBuffer& b) { return "cuda:" + std::to_string(b.device); })
+      .def_property_readonly("__cuda_array_interface__",
+                             [](const CudaBuffer& b) {
+                               py::dict d;
+                               py::tuple shape(b.shape.size());
+                               for (size_t i = 0; i < b.shape.size(); ++i) shape[i] = b.shape[i];
+                               d["shape"] = shape;
+                               d["typestr"] = b.typestr();
+                               d["data"] = py::make_tuple(uintptr_t(b.data), false);
+                               d["strides"] = py::none();
+                               d["version"] = 3;
+                               // Consumers synchronise on the default stream.
+                               order_env_before(b, py::int_(1));
+                               d["stream"] = 1;
+                               return d;
+                             })
+      .def("__dlpack__", &to_dlpack, py::arg("stream") = py::none())
+      .def("__dlpack_device__",
+           [](const CudaBuffer& b) { return py::make_tuple(dlpack::kCuda, b.device); })
+      .def(
+          "copy_to_host",
+          [](const CudaBuffer& b) {
+            py::array host(py::dtype(b.typestr()), b.shape);
+            auto& env = b.owner.cast<cule::VecEnv&>();
+            env.copy_to_host(b.data, host.mutable_data(), size_t(host.nbytes()));
+            return host;
+          },
+          "A numpy copy (waits for the device).");
+}
+
+// A VecEnv buffer: a writeable numpy view on CPU (writeable so that numpy
+// can export it through DLPack), a CudaBuffer on CUDA; kept alive by the env.
 template <class T>
-py::array per_env_view(const T* data, py::ssize_t n, py::handle owner) {
+py::object buffer_view(const T* data, std::vector<py::ssize_t> shape, py::handle owner,
+                       const char* dtype = nullptr) {
+  const auto& env = owner.cast<const cule::VecEnv&>();
+  const py::dtype type = dtype ? py::dtype(dtype) : py::dtype::of<T>();
+  if (env.device().kind == cule::Device::Kind::cuda) {
+    return py::cast(CudaBuffer{py::reinterpret_borrow<py::object>(owner), data,
+                               std::vector<int64_t>(shape.begin(), shape.end()), type.kind(),
+                               int(type.itemsize()), env.device().index});
+  }
+  std::vector<py::ssize_t> strides(shape.size(), py::ssize_t(sizeof(T)));
+  for (size_t i = shape.size(); i-- > 1;) strides[i - 1] = strides[i] * shape[i];
+  return py::array(type, shape, strides, const_cast<T*>(data), owner);
+}
+
+// A per-environment buffer: num_envs values; 0/1 bytes as bools.
+template <class T>
+py::object per_env_view(const T* data, py::ssize_t n, py::handle owner) {
   return buffer_view(data, {n}, owner);
 }
-py::array per_env_view(const uint8_t* data, py::ssize_t n, py::handle owner) {
-  return py::array(py::dtype("?"), {n}, {py::ssize_t(1)}, const_cast<uint8_t*>(data), owner);
+py::object per_env_view(const uint8_t* data, py::ssize_t n, py::handle owner) {
+  return buffer_view(data, {n}, owner, "?");
 }
 
 // (num_envs, *observation_shape()).
@@ -245,7 +378,7 @@ views that every reset and step rewrites in place.)doc");
           py::arg("rom"), py::arg("num_envs") = 1)
       .def(
           "reset",
-          [](VecEnv& env, const py::object& mask, const py::object& seeds) {
+          [](VecEnv& env, const py::object& mask, const py::object& seeds, uintptr_t stream) {
             std::vector<uint8_t> m;
             if (!mask.is_none()) m = env_mask(mask, env.num_envs());
             int count = env.num_envs();
@@ -264,13 +397,16 @@ views that every reset and step rewrites in place.)doc");
               }
             }
             py::gil_scoped_release release;
-            env.reset(m.empty() ? nullptr : m.data(), s.empty() ? nullptr : s.data());
+            env.reset(m.empty() ? nullptr : m.data(), s.empty() ? nullptr : s.data(),
+                      reinterpret_cast<void*>(stream));
           },
-          py::arg("mask") = py::none(), py::arg("seeds") = py::none(),
-          "Start new episodes where mask is True (everywhere when None).")
+          py::arg("mask") = py::none(), py::arg("seeds") = py::none(), py::arg("stream") = 0,
+          "Start new episodes where mask is True (everywhere when None). On CUDA the work "
+          "is queued on `stream` (a cudaStream_t as an integer; 0: the default stream).")
       .def(
           "step",
-          [](VecEnv& env, const py::object& actions, const py::object& paddle_strengths) {
+          [](VecEnv& env, const py::object& actions, const py::object& paddle_strengths,
+             uintptr_t stream) {
             const std::vector<int32_t> a = env_integers(actions, env.num_envs(), "actions");
             std::vector<float> p;
             if (!paddle_strengths.is_none()) {
@@ -282,10 +418,34 @@ views that every reset and step rewrites in place.)doc");
               p.assign(f.data(), f.data() + env.num_envs());
             }
             py::gil_scoped_release release;
-            env.step(a.data(), p.empty() ? nullptr : p.data());
+            env.step(a.data(), p.empty() ? nullptr : p.data(), reinterpret_cast<void*>(stream));
           },
-          py::arg("actions"), py::arg("paddle_strengths") = py::none(),
-          "One step of every environment; actions index action_set.")
+          py::arg("actions"), py::arg("paddle_strengths") = py::none(), py::arg("stream") = 0,
+          "One step of every environment; actions (host memory) index action_set.")
+      .def(
+          "step_device",
+          [](VecEnv& env, uintptr_t actions, uintptr_t paddle_strengths, uintptr_t stream) {
+            if (!actions) throw cule::Error("actions: expected a device pointer, got 0");
+            py::gil_scoped_release release;
+            env.step_device(reinterpret_cast<const int32_t*>(actions),
+                            reinterpret_cast<const float*>(paddle_strengths),
+                            reinterpret_cast<void*>(stream));
+          },
+          py::arg("actions"), py::arg("paddle_strengths") = 0, py::arg("stream") = 0,
+          "One step with num_envs int32 action indices (and float strengths) already in the "
+          "device's memory, given as addresses; out-of-range actions are reported by "
+          "check_device_errors().")
+      .def("check_device_errors", &VecEnv::check_device_errors,
+           py::call_guard<py::gil_scoped_release>(),
+           "Waits for the device; raises ValueError if a step_device() met a bad action.")
+      .def("synchronize", &VecEnv::synchronize, py::call_guard<py::gil_scoped_release>(),
+           "Waits until the queued resets and steps have run.")
+      .def_property_readonly("device",
+                             [](const VecEnv& e) {
+                               return e.device().kind == cule::Device::Kind::cpu
+                                          ? std::string("cpu")
+                                          : "cuda:" + std::to_string(e.device().index);
+                             })
       .def_property_readonly("num_envs", &VecEnv::num_envs)
       .def_property_readonly("num_threads", &VecEnv::num_threads)
       .def_property_readonly("game", &VecEnv::game)
@@ -471,5 +631,6 @@ frame with one of ALE's 18 actions.)doc")
         "Number of usable CUDA devices (0 without CUDA support, driver or device).");
 
   bind_game_rules(m);
+  bind_cuda_buffer(m);
   bind_vec_env(m);
 }

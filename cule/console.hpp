@@ -1,15 +1,14 @@
 // A single Atari 2600 with ALE's controls: load a ROM, reset, act frame by
-// frame, read the screen and RAM. The emulation is kernels/console.hpp.
+// frame, read the screen and RAM. The emulation is kernels/ale_console.hpp.
 #pragma once
 
 #include <cstdint>
-#include <random>
 #include <vector>
 
 #include "cule/game_modes.hpp"
 #include "cule/game_rules.hpp"
 #include "cule/rom.hpp"
-#include "kernels/console.hpp"
+#include "kernels/ale_console.hpp"
 
 namespace cule {
 
@@ -37,7 +36,9 @@ enum class Action : uint8_t {
 constexpr int kNumActions = 18;
 
 //! One console, set up and driven the way ALE's ALEInterface drives its own.
-class Console : private ResetContext {
+//! It owns the ROM image and the frame buffers; the state and everything it
+//! does is kernels/ale_console.hpp, which the CUDA backend runs too.
+class Console {
  public:
   //! Builds the console as ALE's loadROM does, ending with an ALE reset.
   //! `seed` is ALE's "random_seed": it seeds the environment RNG that ALE
@@ -61,18 +62,17 @@ class Console : private ResetContext {
   //! action turns the paddle by |paddle_strength| of ALE's full step.
   //! Throws cule::Error for an action out of range or a strength that is not
   //! finite.
-  void act(int action, float paddle_strength);
-  void act(int action) override { act(action, 1.0f); }
+  void act(int action, float paddle_strength = 1.0f);
 
   //! The game mode selected at reset (ALE's default until set_mode).
-  int mode() const { return mode_; }
+  int mode() const { return state_.mode; }
   //! Selects the game mode used from the next reset on. Throws cule::Error
   //! for a mode the game does not have.
   void set_mode(int mode);
 
   //! The difficulty switches' setting (ALE's difficulty: bit 0 sets the
   //! left switch to A, bit 1 the right one); 0 until set_difficulty.
-  int difficulty() const { return difficulty_; }
+  int difficulty() const { return state_.difficulty; }
   //! Sets the difficulty switches from the next frame on, as ALE's
   //! setDifficulty. Throws cule::Error for a difficulty the game does not
   //! have.
@@ -84,7 +84,7 @@ class Console : private ResetContext {
   int width() const { return kScreenWidth; }
   int height() const { return height_; }
   //! The last frame as NTSC/PAL palette indices, height() x width().
-  const uint8_t* screen() const { return frames_.current(state_.tia); }
+  const uint8_t* screen() const { return frames_.current(state_.machine.tia); }
   //! Whether frames write pixels (on by default). Off, a frame still runs
   //! exactly (collisions included) but leaves the frame buffer as it was:
   //! for frames no one looks at.
@@ -94,111 +94,58 @@ class Console : private ResetContext {
   //! The last frame as luminance, height() x width(), as ALE's getScreenGrayscale.
   void screen_grayscale(uint8_t* out) const;
   //! The 128 bytes of RIOT RAM.
-  const uint8_t* ram() const { return state_.riot.ram; }
+  const uint8_t* ram() const { return state_.machine.riot.ram; }
   //! ALE's getFrameNumber: frames emulated by act() since the console was
   //! built, plus one for each pressSelect of the resets' mode selections
   //! (ALE counts those as it counts acts; the other reset frames it does not).
-  uint64_t frame_number() const { return frame_number_; }
+  uint64_t frame_number() const { return state_.frame_number; }
   //! ALE's getEpisodeFrameNumber: the same count since the last reset began.
-  uint32_t episode_frame_number() const { return episode_frame_number_; }
+  uint32_t episode_frame_number() const { return state_.episode_frame_number; }
 
   //! Whether ALE has game settings for this ROM (then reward(), terminal()
   //! and lives() follow them; otherwise they stay 0, false and 0).
-  bool has_rules() const { return game_ != Game::count; }
+  bool has_rules() const { return ale_has_rules(setup_); }
   //! The game the rules are for (valid when has_rules()).
-  Game game() const { return game_; }
+  Game game() const { return setup_.game; }
   //! ALE's getReward for the last frame emulated (by act or by the reset).
-  int32_t reward() const { return game_rules_reward(rules_); }
+  int32_t reward() const { return ale_reward(state_); }
   //! ALE's isTerminal (game over, by the game's settings).
-  bool terminal() const { return game_rules_terminal(rules_); }
+  bool terminal() const { return ale_terminal(state_); }
   //! ALE's lives().
-  int32_t lives() const { return has_rules() ? game_rules_lives(game_, rules_) : 0; }
+  int32_t lives() const { return ale_lives(state_, setup_); }
   //! The settings' state, as ALE's settings object keeps it.
-  const GameRuleState& rules() const { return rules_; }
+  const GameRuleState& rules() const { return state_.rules; }
 
-  // The controller events ALE sends (its Event table), before they reach
-  // the ports through the game's controllers.
-  struct JoystickEvents {
-    bool up, down, left, right, fire;
-  };
-  struct AleEvents {
-    JoystickEvents joystick[2];    // left jack (player A), right jack
-    int32_t paddle_resistance[4];  // paddles 0-3; 0 until ALE first sets them
-    bool paddle_fire[4];
-    bool reset, select;
-    bool difficulty_set;  // ALE's environment drives the difficulty switches
-  };
-  //! Controller and switch positions (ALE keeps them between frames).
-  struct Controls {
-    AleEvents events;
-    uint8_t switches;  // port B switch positions
-    int32_t left_paddle, right_paddle;
-  };
-
-  //! The whole emulator state: console, frame buffers, system RNG, controls.
+  //! The whole emulator state and the frame buffers.
   struct Snapshot {
-    ConsoleState state;
+    AleConsole state;
     std::vector<uint8_t> frames;
-    std::mt19937 rng;
-    std::mt19937 env_rng;
-    Controls controls;
-    uint64_t frame_number;
-    uint32_t episode_frame_number;
-    GameRuleState rules;
   };
   Snapshot clone_state() const;
   void restore_state(const Snapshot& snapshot);
 
-  //! The emulator state and per-ROM configuration, for tests and tools.
-  const ConsoleState& state() const { return state_; }
-  const ConsoleConfig& config() const { return config_; }
+  //! The emulator state, the per-ROM configuration and the frame buffers,
+  //! for the batched backends, tests and tools.
+  const ConsoleState& state() const { return state_.machine; }
+  const ConsoleConfig& config() const { return setup_.console; }
+  const AleConsole& ale_state() const { return state_; }
+  AleConsole& ale_state() { return state_; }
+  const AleSetup& setup() const { return setup_; }
+  const FrameBuffers& frame_buffers() const { return frames_; }
+  //! The console and frame buffers as ALE's Console constructor left them,
+  //! before loadROM's reset: the same for every seed but the environment
+  //! RNG's (see env_rebuild).
+  const Snapshot& constructed() const { return constructed_; }
 
  private:
-  // Console switches held during emulated frames.
-  enum class Switch { None, Reset, Select };
-
-  void system_reset();
-  void set_events(int action, Switch held, float paddle_strength = 1.0f);
-  ConsoleInputs hardware_inputs();
-  void run_frames(int action, Switch held, int count, float paddle_strength = 1.0f);
-
-  // ResetContext: the primitives of ALE's per-game mode selection.
-  uint8_t read_ram(uint16_t address) override;
-  uint8_t read_mapped(uint16_t address) override;
-  void press_select(int frames) override;
-  void soft_reset() override;
-  uint32_t env_rng_next() override;
-
   Rom rom_;
   GameProperties properties_{};  // with the detected format and height
-  ConsoleConfig config_{};
+  AleSetup setup_{};
   int height_ = 0;
   std::vector<uint8_t> pixels_;
   FrameBuffers frames_{};
-  ConsoleState state_{};
-  std::mt19937 rng_;      // ALE's system RNG
-  std::mt19937 env_rng_;  // ALE's environment RNG (sticky actions)
-  int mode_ = 0;
-  int difficulty_ = 0;
-  Controls controls_{};
-  uint64_t frame_number_ = 0;
-  uint32_t episode_frame_number_ = 0;
-  void count_frame() {
-    ++frame_number_;
-    ++episode_frame_number_;
-  }
-  Game game_ = Game::count;  // Game::count: no ALE settings
-  GameRuleState rules_{};
-  // During reset(): the memory after each frame on which ALE steps its
-  // settings (RIOT RAM, then the first 128 bytes of cartridge RAM), replayed
-  // into rules_ at the end, since setMode's effect on the settings lands at
-  // its last soft reset, which is known only afterwards.
-  static constexpr int kResetFrameBytes = 256;
-  std::vector<uint8_t> reset_frames_;
-  bool recording_reset_ = false;
-  int last_soft_reset_frame_ = 0;
-  void replay_reset(int settings_frame, int mode_frame);
-  void step_rules(const uint8_t* ram, const uint8_t* cart_ram);
+  AleConsole state_{};
+  Snapshot constructed_;
 };
 
 }  // namespace cule

@@ -37,7 +37,7 @@ CudaConsoleFrames run_console_frames_cuda(const Console& console, const Console:
   DeviceArray<ConsoleInputs> d_inputs(n);
   DeviceArray<uint8_t> d_pixels(n * snapshot.frames.size());
   check_cuda(cudaMemcpy(d_rom.data, rom.data(), rom.size(), cudaMemcpyHostToDevice), "ROM copy");
-  const std::vector<ConsoleState> states(n, snapshot.state);
+  const std::vector<ConsoleState> states(n, snapshot.state.machine);
   const std::vector<ConsoleInputs> all_inputs(n, inputs);
   check_cuda(
       cudaMemcpy(d_states.data, states.data(), n * sizeof(ConsoleState), cudaMemcpyHostToDevice),

@@ -1,26 +1,14 @@
 // The options of a batch of environments: names and defaults as ale-py's
 // AtariVectorEnv (ale_py.vector_env), with Gymnasium's ALE/<Game>-v5 preset.
+// ObsType and AutoresetMode are in kernels/env_step.hpp, which runs them.
 #pragma once
 
 #include <cstdint>
 #include <string>
 
+#include "kernels/env_step.hpp"
+
 namespace cule {
-
-//! What an observation holds.
-enum class ObsType : uint8_t {
-  rgb,        //!< (stack, height, width, 3) RGB
-  grayscale,  //!< (stack, height, width) luminance, as ALE's getScreenGrayscale
-  ram,        //!< (stack, 128) RIOT RAM
-};
-
-//! When an environment whose episode ended starts its next one (Gymnasium's
-//! gymnasium.vector.AutoresetMode).
-enum class AutoresetMode : uint8_t {
-  next_step,  //!< the step after the end resets it (and ignores its action)
-  same_step,  //!< the ending step resets it; the last observation is kept apart
-  disabled,   //!< only reset(mask) resets it
-};
 
 //! Where the environments run.
 struct Device {

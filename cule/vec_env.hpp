@@ -7,7 +7,9 @@
 //   env.observations(); env.rewards(); env.terminated(); env.truncated();
 //
 // Every buffer is allocated once and rewritten in place by each reset and
-// step, so views of it stay valid for the environment's lifetime.
+// step, so views of it stay valid for the environment's lifetime. The
+// environments' logic is kernels/env_step.hpp: the CPU backend runs it on a
+// thread pool, the CUDA backend in one device thread per environment.
 #pragma once
 
 #include <cstdint>
@@ -18,7 +20,7 @@
 #include "cule/env_config.hpp"
 #include "cule/rom.hpp"
 #include "cule/thread_pool.hpp"
-#include "kernels/preprocess.hpp"
+#include "kernels/env_step.hpp"
 
 namespace cule {
 
@@ -26,7 +28,8 @@ class VecEnv {
  public:
   //! Throws cule::Error for a bad option, a ROM without ALE game settings
   //! (no rewards or terminals to give), or a mode or difficulty the game
-  //! does not have; cule::DeviceError for a device this build cannot use.
+  //! does not have; cule::DeviceError for a device this build or machine
+  //! cannot use.
   VecEnv(const Rom& rom, const EnvConfig& config);
   ~VecEnv();
   VecEnv(const VecEnv&) = delete;
@@ -35,6 +38,7 @@ class VecEnv {
   const EnvConfig& config() const { return config_; }
   int num_envs() const { return config_.num_envs; }
   int num_threads() const { return pool_.size(); }
+  const Device& device() const { return config_.device; }
   const std::string& game() const { return game_; }
   //! The ALE actions (0-17) that step()'s action indices stand for.
   const std::vector<int>& action_set() const { return action_set_; }
@@ -42,72 +46,86 @@ class VecEnv {
   //! One environment's observation shape: (stack, height, width[, 3]) or
   //! (stack, 128).
   const std::vector<int64_t>& observation_shape() const { return obs_shape_; }
-  int64_t observation_bytes() const { return obs_bytes_; }
+  int64_t observation_bytes() const { return setup_.obs_bytes; }
 
   //! Starts new episodes in the environments where mask[i] != 0 (all of them
   //! when mask is null). `seeds`, when given, holds one seed per environment
   //! reset (in order): it rebuilds that environment from the ROM with the
   //! seed, as AtariVectorEnv's reset(seed=...) does. Every buffer reports the
-  //! reset environments' new state; the others keep theirs.
-  void reset(const uint8_t* mask = nullptr, const uint64_t* seeds = nullptr);
+  //! reset environments' new state; the others keep theirs. `mask` and
+  //! `seeds` are host memory. On CUDA the work is queued on `stream` (a
+  //! cudaStream_t; null: the default stream).
+  void reset(const uint8_t* mask = nullptr, const uint64_t* seeds = nullptr,
+             void* stream = nullptr);
 
-  //! One step of every environment: actions[i] indexes action_set().
-  //! `paddle_strengths` (optional, one per environment) scales a paddle
-  //! game's turn as ALE's act(action, strength). Throws cule::Error, before
-  //! anything runs, for an action out of range.
-  void step(const int32_t* actions, const float* paddle_strengths = nullptr);
+  //! One step of every environment: actions[i] (host memory) indexes
+  //! action_set(). `paddle_strengths` (optional, one per environment) scales
+  //! a paddle game's turn as ALE's act(action, strength). Throws cule::Error,
+  //! before anything runs, for an action out of range.
+  void step(const int32_t* actions, const float* paddle_strengths = nullptr,
+            void* stream = nullptr);
+
+  //! step() with the actions (and strengths) already in the device's memory,
+  //! so nothing crosses to the host. An action out of range leaves its
+  //! environment as it was and is reported by the next check_device_errors()
+  //! (the step itself cannot wait for the device to say so). On CPU the
+  //! pointers are host memory and this is step().
+  void step_device(const int32_t* actions, const float* paddle_strengths = nullptr,
+                   void* stream = nullptr);
+  //! Waits for the device and throws cule::Error if a step_device() since the
+  //! last check met an action out of range, or a reset a mode selection that
+  //! never ended.
+  void check_device_errors();
+  //! Waits until every queued reset and step has finished (CPU: returns).
+  void synchronize();
+  //! Copies `bytes` of one of this batch's buffers to host memory, after the
+  //! queued work has run.
+  void copy_to_host(const void* buffer, void* host, size_t bytes);
+  //! Makes work queued on `consumer_stream` from now on wait for the resets
+  //! and steps queued so far (the stream semantics of DLPack export; CPU:
+  //! nothing to do).
+  void order_before(void* consumer_stream);
 
   // The batch buffers, num_envs entries each (observations: num_envs x
-  // observation_bytes()).
-  const uint8_t* observations() const { return observations_.data(); }
+  // observation_bytes()), in the device's memory: host memory on CPU, device
+  // memory on CUDA (read them after the stream has run the step).
+  const uint8_t* observations() const { return batch_.observations; }
   //! The observations that ended episodes in the last step, for
   //! AutoresetMode::same_step (rows of other environments are stale).
-  const uint8_t* final_observations() const { return final_observations_.data(); }
-  const float* rewards() const { return rewards_.data(); }
-  const uint8_t* terminated() const { return terminated_.data(); }
-  const uint8_t* truncated() const { return truncated_.data(); }
-  const int32_t* lives() const { return lives_.data(); }
+  const uint8_t* final_observations() const { return batch_.final_observations; }
+  const float* rewards() const { return batch_.rewards; }
+  const uint8_t* terminated() const { return batch_.terminated; }
+  const uint8_t* truncated() const { return batch_.truncated; }
+  const int32_t* lives() const { return batch_.lives; }
   //! Frames emulated in the current episode (ALE's getEpisodeFrameNumber).
-  const int32_t* episode_frame_numbers() const { return episode_frames_.data(); }
+  const int32_t* episode_frame_numbers() const { return batch_.episode_frame_numbers; }
   //! Frames emulated since the environment was built (ALE's getFrameNumber).
-  const int64_t* frame_numbers() const { return frame_numbers_.data(); }
+  const int64_t* frame_numbers() const { return batch_.frame_numbers; }
   //! Total reward and length (agent steps) of the episode under way.
-  const float* episode_returns() const { return episode_returns_.data(); }
-  const int32_t* episode_lengths() const { return episode_lengths_.data(); }
+  const float* episode_returns() const { return batch_.episode_returns; }
+  const int32_t* episode_lengths() const { return batch_.episode_lengths; }
   //! For same_step: 1 where the last step ended an episode and reset.
-  const uint8_t* autoreset() const { return autoreset_.data(); }
-  //! The screen of one environment (palette indices, screen_height() x 160).
+  const uint8_t* autoreset() const { return batch_.autoreset; }
+  //! The screen of one environment (palette indices, screen_height() x 160),
+  //! in host memory (copied from the device on CUDA; valid until the next
+  //! call of screen or ram).
   const uint8_t* screen(int env) const;
-  int screen_height() const;
-  //! One environment's RIOT RAM (128 bytes).
+  int screen_height() const { return setup_.screen_height; }
+  //! One environment's RIOT RAM (128 bytes), in host memory as screen().
   const uint8_t* ram(int env) const;
 
-  //! One environment's bookkeeping around its console.
-  struct Episode {
-    uint64_t seed = 0;
-    uint64_t frames_drawn = 0;   // sticky-action draws so far
-    uint64_t resets = 0;         // no-op draws so far
-    int previous_action = 0;     // the ALE action of the last frame (sticky actions)
-    int32_t lives = 0;           // at the end of the last step
-    int32_t elapsed_frames = 0;  // since the episode's first observation (truncation)
-    int32_t length = 0;          // agent steps
-    float episode_return = 0.0f;
-    bool game_over = false;
-    bool life_lost = false;
-    bool needs_reset = false;  // next_step: the last step ended an episode
-    // The step's last two frames as observed colours (grayscale or RGB):
-    // frames[0] the last, frames[1] the one before; max-pooled into frames[0].
-    std::vector<uint8_t> frames[2];
-  };
+  using Episode = EnvEpisode;
 
   //! Everything that determines some environments' future: consoles,
-  //! episode bookkeeping, frame stacks and last outputs.
+  //! episode bookkeeping, frame stacks and last outputs (host copies).
   struct Snapshot {
     const VecEnv* owner;
     std::vector<int> envs;
     struct Env {
-      Console::Snapshot console;
-      Episode episode;
+      AleConsole console;
+      EnvEpisode episode;
+      std::vector<uint8_t> pixels;    // the console's frame buffers
+      std::vector<uint8_t> captured;  // the last two frames
       std::vector<uint8_t> observation;
       float reward;
       uint8_t terminated, truncated;
@@ -120,39 +138,27 @@ class VecEnv {
   //! are untouched. Throws cule::Error for a snapshot of another batch.
   void restore_state(const Snapshot& snapshot);
 
+  //! Where a backend keeps the batch (host vectors or device arrays).
+  class Storage;
+
  private:
-  struct Slot;
-  void reset_env(int i);
-  void step_env(int i, int action, float paddle_strength);
-  // One emulated frame with an ALE action; sticky actions applied.
-  void emulate_frame(Slot& s, int action, float paddle_strength);
-  // Converts the console's screen into the episode's frames[which].
-  void capture(Slot& s, int which);
-  // Writes the newest frame of env i's stack from its captured frames.
-  void observe(int i, bool shift);
-  bool episode_over(const Episode& e) const;
-  void write_outputs(int i);
   // Throws cule::Error unless 0 <= env < num_envs().
   void check_env(int env) const;
+  // Throws cule::Error for an action index out of range.
+  void check_actions(const int32_t* actions, const float* paddle_strengths) const;
+  // Throws cule::Error when a mode selection failed.
+  void check_status(ModeStatus status) const;
 
   EnvConfig config_;
   std::string game_;
   std::vector<int> action_set_;
   std::vector<int64_t> obs_shape_;
-  int64_t obs_bytes_ = 0;
-  int64_t frame_bytes_ = 0;  // one stacked frame
-  int channels_ = 1;
-  bool resize_ = false;
+  Console prototype_;  // setup, ROM image and the state every console starts from
   std::vector<AreaTap> x_taps_, y_taps_;
-  AreaResize area_{};
-  bool fire_reset_ = false;  // use_fire_reset, and the action set has FIRE
-
-  std::vector<std::unique_ptr<Slot>> slots_;
-  std::vector<uint8_t> observations_, final_observations_;
-  std::vector<float> rewards_, episode_returns_;
-  std::vector<uint8_t> terminated_, truncated_, autoreset_;
-  std::vector<int32_t> lives_, episode_frames_, episode_lengths_;
-  std::vector<int64_t> frame_numbers_;
+  EnvSetup setup_{};  // host pointers
+  std::unique_ptr<Storage> storage_;
+  EnvBatch batch_{};             // the storage's pointers
+  void* last_stream_ = nullptr;  // where the last reset or step was queued
   mutable ThreadPool pool_;
 };
 

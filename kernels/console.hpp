@@ -54,6 +54,16 @@ struct ConsoleState {
   uint8_t stop;                  // the frame ended: stop after this instruction
 };
 
+// The CPU's bus accesses: inlined into every opcode on the host, where that
+// is fastest; out of line on the device, where inlining them into 256
+// opcodes made ptxas take minutes per kernel (10 minutes for the step
+// kernels, against under 2 out of line) and the code too big to cache.
+#if defined(__CUDACC__)
+#define CULE_BUS_ACCESS inline __noinline__
+#else
+#define CULE_BUS_ACCESS CULE_FORCE_INLINE
+#endif
+
 //! The 6507's view of the machine. ALE decodes 64-byte pages of the 13-bit
 //! bus: A12 selects the cartridge; otherwise A7 clear is the TIA, A7 set with
 //! A9 clear is RIOT RAM and A7, A9 set the RIOT's ports and timer. Devices
@@ -64,7 +74,7 @@ struct ConsoleBus {
   const FrameBuffers& frames;
   const ConsoleInputs& inputs;
 
-  CULE_HD CULE_FORCE_INLINE uint8_t read(uint16_t address) {
+  CULE_HD CULE_BUS_ACCESS uint8_t read(uint16_t address) {
     const uint16_t a = address & 0x1FFF;
     uint8_t value;
     if (a & 0x1000) {
@@ -84,7 +94,7 @@ struct ConsoleBus {
     return value;
   }
 
-  CULE_HD CULE_FORCE_INLINE void write(uint16_t address, uint8_t value) {
+  CULE_HD CULE_BUS_ACCESS void write(uint16_t address, uint8_t value) {
     const uint16_t a = address & 0x1FFF;
     if (a & 0x1000) {
       write_cartridge(address, value);
@@ -178,8 +188,9 @@ CULE_HD inline void console_power_on(ConsoleState& c, const ConsoleConfig& confi
 
 //! Runs the console for one TV frame (ALE's TIA::update): up to 25,000
 //! instructions, until the TIA reports the end of the frame.
-CULE_HD inline void console_run_frame(ConsoleState& c, const ConsoleConfig& config,
-                                      const FrameBuffers& frames, const ConsoleInputs& inputs) {
+CULE_HD CULE_DEVICE_NOINLINE void console_run_frame(ConsoleState& c, const ConsoleConfig& config,
+                                                    const FrameBuffers& frames,
+                                                    const ConsoleInputs& inputs) {
   Tia& tia = c.tia;
   if (!tia.partial_frame) {
     // Keep the beam's place on its scanline: games may position objects

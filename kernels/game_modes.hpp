@@ -383,7 +383,7 @@ CULE_HD inline int game_default_mode(Game game) {
 //! checks): performs exactly the game's sequence of calls on `ctx`. A game
 //! without an override (and Game::count) does nothing and returns ok.
 template <class Ctx>
-CULE_HD ModeStatus game_set_mode(Game game, int mode, Ctx& ctx) {
+CULE_HD CULE_DEVICE_NOINLINE ModeStatus game_set_mode(Game game, int mode, Ctx& ctx) {
   using namespace game_modes_detail;
   const int m = mode;
   Rounds rounds;

@@ -200,7 +200,7 @@ CULE_HD inline void game_rules_init(GameRuleState& s) { s = GameRuleState{}; }
 
 //! RomSettings::reset: what each game's reset() clears. Fields it does not
 //! clear (Video Cube's timer history) keep their values.
-CULE_HD inline void game_rules_reset(Game game, GameRuleState& s) {
+CULE_HD CULE_DEVICE_NOINLINE void game_rules_reset(Game game, GameRuleState& s) {
   s.reward = 0;
   s.score = 0;
   s.terminal = 0;
@@ -313,7 +313,7 @@ CULE_HD inline void game_rules_reset(Game game, GameRuleState& s) {
 //! Demon Attack flags a level change, which masks its terminal test for one
 //! step; Video Checkers' modes from 11 on are the reversed game (rewards
 //! flip). Alien and Gravitar set lives there, which step() overwrites.
-CULE_HD inline void game_rules_set_mode(Game game, GameRuleState& s, int mode) {
+CULE_HD CULE_DEVICE_NOINLINE void game_rules_set_mode(Game game, GameRuleState& s, int mode) {
   if (game == Game::demon_attack) s.flag = 1;
   if (game == Game::video_checkers) {
     s.aux[4] = mode >= 11;
@@ -322,8 +322,8 @@ CULE_HD inline void game_rules_set_mode(Game game, GameRuleState& s, int mode) {
 }
 
 //! RomSettings::step after one emulated frame.
-CULE_HD inline void game_rules_step(Game game, GameRuleState& s, const uint8_t* ram,
-                                    const uint8_t* cart_ram = nullptr) {
+CULE_HD CULE_DEVICE_NOINLINE void game_rules_step(Game game, GameRuleState& s, const uint8_t* ram,
+                                                  const uint8_t* cart_ram = nullptr) {
   using namespace game_rules_detail;
   switch (game) {
     case Game::adventure: {

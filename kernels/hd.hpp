@@ -5,12 +5,13 @@
 #define CULE_HD __host__ __device__
 #define CULE_FORCE_INLINE __forceinline__
 #define CULE_NOINLINE __noinline__
-#define CULE_DEVICE_NOINLINE __noinline__
+#define CULE_DEVICE_NOINLINE inline __noinline__
 #else
 #define CULE_HD
 #define CULE_FORCE_INLINE inline __attribute__((always_inline))
 #define CULE_NOINLINE __attribute__((noinline))
 // Out of line in device code only, where each inlined copy costs registers
-// and compile time; inlined on the host, where it is fast.
+// and compile time (the console, the game rules and the reset are called
+// from several places of one kernel); inlined on the host, where it is fast.
 #define CULE_DEVICE_NOINLINE inline
 #endif

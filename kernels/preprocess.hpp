@@ -14,6 +14,7 @@
 // rounded to nearest, ties to even.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 
 #include "kernels/hd.hpp"

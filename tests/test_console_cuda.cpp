@@ -31,7 +31,7 @@ TEST(ConsoleCuda, FramesMatchTheHostBitForBit) {
   Console::Snapshot host = start;
   const FrameBuffers buffers{host.frames.data(), uint32_t(host.frames.size() / 2)};
   for (int f = 0; f < kFrames; ++f)
-    console_run_frame(host.state, console.config(), buffers, inputs);
+    console_run_frame(host.state.machine, console.config(), buffers, inputs);
 
   constexpr int kCopies = 64;
   const CudaConsoleFrames device =
@@ -39,11 +39,11 @@ TEST(ConsoleCuda, FramesMatchTheHostBitForBit) {
   for (int i = 0; i < kCopies; ++i) {
     SCOPED_TRACE(i);
     const ConsoleState& s = device.states[i];
-    EXPECT_EQ(0, std::memcmp(s.riot.ram, host.state.riot.ram, sizeof s.riot.ram));
-    EXPECT_EQ(s.cpu.PC, host.state.cpu.PC);
-    EXPECT_EQ(s.cpu.cycles, host.state.cpu.cycles);
-    EXPECT_EQ(s.tia.collision, host.state.tia.collision);
-    EXPECT_EQ(s.tia.current_buffer, host.state.tia.current_buffer);
+    EXPECT_EQ(0, std::memcmp(s.riot.ram, host.state.machine.riot.ram, sizeof s.riot.ram));
+    EXPECT_EQ(s.cpu.PC, host.state.machine.cpu.PC);
+    EXPECT_EQ(s.cpu.cycles, host.state.machine.cpu.cycles);
+    EXPECT_EQ(s.tia.collision, host.state.machine.tia.collision);
+    EXPECT_EQ(s.tia.current_buffer, host.state.machine.tia.current_buffer);
     EXPECT_EQ(0, std::memcmp(device.pixels.data() + i * host.frames.size(), host.frames.data(),
                              host.frames.size()));
   }

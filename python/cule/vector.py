@@ -6,7 +6,10 @@
 
 The arrays returned are zero-copy views of the environment's own buffers:
 each step rewrites them in place (copy what must outlive the next step). They
-export through DLPack, so ``torch.from_dlpack(obs)`` shares their memory.
+export through DLPack, so ``torch.from_dlpack(obs)`` shares their memory. With
+``device="cuda"`` they are ``cule._core.CudaBuffer`` objects in device memory
+(``__dlpack__`` and ``__cuda_array_interface__``); resets and steps run on
+PyTorch's current stream, and actions may be an int32 CUDA tensor.
 """
 
 from __future__ import annotations
@@ -76,6 +79,30 @@ def resolve_rom(game: str | bytes | os.PathLike) -> str | bytes:
     return str(roms.get_rom_path(rom_id))
 
 
+def _current_stream(device: str) -> int:
+    """The current PyTorch stream on ``device`` as an integer (0: the default
+    stream when PyTorch is not in use)."""
+    import sys
+
+    torch = sys.modules.get("torch")
+    if torch is None or not torch.cuda.is_available():
+        return 0
+    return int(torch.cuda.current_stream(torch.device(device)).cuda_stream)
+
+
+def _device_actions(interface: dict, num_envs: int, owner: Any) -> int:
+    """The address of ``num_envs`` contiguous int32 actions in device memory."""
+    if interface["typestr"] != "<i4" or tuple(interface["shape"]) != (num_envs,):
+        raise ValueError(
+            f"actions: expected a contiguous int32 device array of shape ({num_envs},), got "
+            f"{interface['typestr']} of shape {tuple(interface['shape'])} (use .int())"
+        )
+    strides = interface.get("strides")
+    if strides is not None and tuple(strides) != (4,):
+        raise ValueError("actions: expected a contiguous device array (use .contiguous())")
+    return int(interface["data"][0])
+
+
 class VectorEnv(gymnasium.vector.VectorEnv):
     """A batch of ALE environments of one game, in Gymnasium's vector API."""
 
@@ -86,7 +113,8 @@ class VectorEnv(gymnasium.vector.VectorEnv):
             options["obs_type"] = "grayscale" if options.pop("grayscale") else "rgb"
         self._env = _core.VecEnv(resolve_rom(game), int(num_envs), device=device, **options)
         self.num_envs = self._env.num_envs
-        self.device = device
+        self.device = self._env.device
+        self._on_cuda = self.device.startswith("cuda")
         self.autoreset_mode = AutoresetMode(self._env.autoreset_mode)
         self.metadata = dict(self.metadata, autoreset_mode=self.autoreset_mode)
         self.single_observation_space = Box(0, 255, tuple(self._env.observation_shape), np.uint8)
@@ -113,7 +141,12 @@ class VectorEnv(gymnasium.vector.VectorEnv):
             "frame_number": env.frame_numbers,
             "env_id": self._env_ids,
         }
-        if self.autoreset_mode == AutoresetMode.SAME_STEP and env.autoreset.any():
+        if self.autoreset_mode == AutoresetMode.SAME_STEP and self._on_cuda:
+            # On the device the mask is not looked at (that would wait for
+            # the step): both are always there.
+            info["final_obs"] = env.final_observations
+            info["_final_obs"] = env.autoreset
+        elif self.autoreset_mode == AutoresetMode.SAME_STEP and env.autoreset.any():
             # As AtariVectorEnv: the whole batch's final observations (rows
             # of environments that did not end are stale), with a mask.
             info["final_obs"] = env.final_observations
@@ -133,12 +166,23 @@ class VectorEnv(gymnasium.vector.VectorEnv):
                 seeds = np.arange(int(seed), int(seed) + count, dtype=np.int64)
             else:
                 seeds = np.asarray(seed, dtype=np.int64)
-        self._env.reset(mask, seeds)
+        if self._on_cuda:
+            self._env.reset(mask, seeds, stream=_current_stream(self.device))
+        else:
+            self._env.reset(mask, seeds)
         return self._env.observations, self._info()
 
     def step(self, actions):
-        self._env.step(np.asarray(actions))
         env = self._env
+        if self._on_cuda:
+            stream = _current_stream(self.device)
+            interface = getattr(actions, "__cuda_array_interface__", None)
+            if interface is not None:
+                env.step_device(_device_actions(interface, self.num_envs, actions), stream=stream)
+            else:
+                env.step(np.asarray(actions), stream=stream)
+        else:
+            env.step(np.asarray(actions))
         return env.observations, env.rewards, env.terminated, env.truncated, self._info()
 
     def close_extras(self, **kwargs):

@@ -1,0 +1,296 @@
+// The CUDA backend of VecEnv: the batch, the ROM, the palette, the resize
+// taps and the consoles' starting state in device memory for the
+// environment's lifetime; resets and steps are kernel launches on the
+// caller's stream, with no copy to the host on the step path.
+#include "cule/error.hpp"
+#include "cule/vec_env_storage.hpp"
+
+#ifdef CULE_WITH_CUDA
+#include <cuda_runtime.h>
+
+#include <vector>
+
+#include "cule/cuda_memory.hpp"
+#include "cule/flat_machine.hpp"
+#include "kernels/env_step.cuh"
+#endif
+
+namespace cule {
+
+#ifdef CULE_WITH_CUDA
+namespace {
+
+// Device stack per thread: a reset's mode selection runs the whole console
+// several calls deep, and Klax's look at its cartridge RAM copies a console.
+constexpr size_t kStackBytes = 16 * 1024;
+
+cudaStream_t as_stream(void* stream) { return static_cast<cudaStream_t>(stream); }
+
+template <class T>
+void upload(DeviceArray<T>& to, const T* from, size_t count, cudaStream_t stream = nullptr) {
+  check_cuda(cudaMemcpyAsync(to.data, from, count * sizeof(T), cudaMemcpyHostToDevice, stream),
+             "copy to the device");
+}
+
+class CudaStorage final : public VecEnv::Storage {
+ public:
+  CudaStorage(const EnvSetup& host_setup, const Console& prototype, int num_envs, int device)
+      : n_(size_t(num_envs)),
+        device_(device),
+        setup_(host_setup),
+        rom_(prototype.rom().image().size()),
+        palette_(1),
+        x_taps_(host_setup.area.x_count + 1u),
+        y_taps_(host_setup.area.y_count + 1u),
+        constructed_(1),
+        constructed_pixels_(prototype.constructed().frames.size()),
+        errors_(1),
+        actions_(n_),
+        strengths_(n_),
+        mask_(n_),
+        seeds_(n_),
+        consoles_(n_),
+        episodes_(n_),
+        pixels_(n_ * 2 * host_setup.screen_pixels),
+        captured_(n_ * 2 * size_t(host_setup.capture_bytes) + 1),
+        scratch_(n_ * size_t(host_setup.scratch_floats) + 1),
+        observations_(n_ * size_t(host_setup.obs_bytes)),
+        final_observations_(host_setup.autoreset_mode == AutoresetMode::same_step
+                                ? n_ * size_t(host_setup.obs_bytes)
+                                : 1),
+        rewards_(n_),
+        episode_returns_(n_),
+        terminated_(n_),
+        truncated_(n_),
+        autoreset_(n_),
+        lives_(n_),
+        episode_frames_(n_),
+        episode_lengths_(n_),
+        frame_numbers_(n_),
+        screen_(2 * host_setup.screen_pixels) {
+    const std::vector<uint8_t>& rom = prototype.rom().image();
+    upload(rom_, rom.data(), rom.size());
+    upload(palette_, host_setup.palette, 1);
+    if (host_setup.resize) {
+      upload(x_taps_, host_setup.area.x_taps, host_setup.area.x_count);
+      upload(y_taps_, host_setup.area.y_taps, host_setup.area.y_count);
+    }
+    const Console::Snapshot& constructed = prototype.constructed();
+    upload(constructed_, &constructed.state, 1);
+    upload(constructed_pixels_, constructed.frames.data(), constructed.frames.size());
+    check_cuda(cudaMemset(errors_.data, 0, sizeof(uint32_t)), "cudaMemset");
+    // The same setup with device pointers.
+    setup_.ale.console.rom = rom_.data;
+    setup_.palette = palette_.data;
+    setup_.area.x_taps = x_taps_.data;
+    setup_.area.y_taps = y_taps_.data;
+    check_cuda(cudaDeviceSynchronize(), "device set-up");
+  }
+
+  EnvBatch batch() const override {
+    return EnvBatch{
+        consoles_.data,
+        episodes_.data,
+        pixels_.data,
+        captured_.data,
+        scratch_.data,
+        observations_.data,
+        setup_.autoreset_mode == AutoresetMode::same_step ? final_observations_.data : nullptr,
+        rewards_.data,
+        terminated_.data,
+        truncated_.data,
+        autoreset_.data,
+        lives_.data,
+        episode_frames_.data,
+        frame_numbers_.data,
+        episode_returns_.data,
+        episode_lengths_.data};
+  }
+
+  ModeStatus reset(const uint8_t* mask, const uint64_t* seeds, int mode, int difficulty,
+                   void* stream) override {
+    select_device();
+    const cudaStream_t s = as_stream(stream);
+    // cudaMemcpyAsync from pageable host memory returns once the data is
+    // staged, so the caller's arrays are free again when these return.
+    if (mask) upload(mask_, mask, n_, s);
+    if (seeds) upload(seeds_, seeds, n_, s);
+    kernels::launch_env_reset(setup_, batch(), mask ? mask_.data : nullptr,
+                              seeds ? seeds_.data : nullptr, constructed_.data,
+                              constructed_pixels_.data, mode, difficulty, errors_.data, int(n_), s);
+    check_cuda(cudaGetLastError(), "reset launch");
+    return ModeStatus::ok;
+  }
+
+  ModeStatus step(const int32_t* actions, const float* paddle_strengths, bool device_pointers,
+                  void* stream) override {
+    select_device();
+    const cudaStream_t s = as_stream(stream);
+    if (!device_pointers) {
+      upload(actions_, actions, n_, s);
+      if (paddle_strengths) upload(strengths_, paddle_strengths, n_, s);
+      actions = actions_.data;
+      paddle_strengths = paddle_strengths ? strengths_.data : nullptr;
+    }
+    kernels::launch_env_step(setup_, batch(), actions, paddle_strengths, errors_.data, int(n_), s);
+    check_cuda(cudaGetLastError(), "step launch");
+    return ModeStatus::ok;
+  }
+
+  void read(int i, VecEnv::Snapshot::Env& out) const override {
+    const size_t k = size_t(i);
+    select_device();
+    download(&out.console, consoles_.data + k, 1);
+    download(&out.episode, episodes_.data + k, 1);
+    out.pixels.resize(2 * setup_.screen_pixels);
+    download(out.pixels.data(), pixels_.data + k * out.pixels.size(), out.pixels.size());
+    out.captured.resize(2 * size_t(setup_.capture_bytes));
+    download(out.captured.data(), captured_.data + k * out.captured.size(), out.captured.size());
+    out.observation.resize(size_t(setup_.obs_bytes));
+    download(out.observation.data(), observations_.data + k * out.observation.size(),
+             out.observation.size());
+    download(&out.reward, rewards_.data + k, 1);
+    download(&out.terminated, terminated_.data + k, 1);
+    download(&out.truncated, truncated_.data + k, 1);
+  }
+
+  void write(int i, const VecEnv::Snapshot::Env& in) override {
+    const size_t k = size_t(i);
+    select_device();
+    put(consoles_.data + k, &in.console, 1);
+    put(episodes_.data + k, &in.episode, 1);
+    put(pixels_.data + k * in.pixels.size(), in.pixels.data(), in.pixels.size());
+    put(captured_.data + k * in.captured.size(), in.captured.data(), in.captured.size());
+    put(observations_.data + k * in.observation.size(), in.observation.data(),
+        in.observation.size());
+    put(rewards_.data + k, &in.reward, 1);
+    put(terminated_.data + k, &in.terminated, 1);
+    put(truncated_.data + k, &in.truncated, 1);
+    const uint8_t zero = 0;
+    put(autoreset_.data + k, &zero, 1);
+    // The outputs env_write_outputs derives, computed here from the copies.
+    const int32_t lives = in.episode.lives;
+    const int32_t episode_frames = int32_t(in.console.episode_frame_number);
+    const int64_t frames = int64_t(in.console.frame_number);
+    put(lives_.data + k, &lives, 1);
+    put(episode_frames_.data + k, &episode_frames, 1);
+    put(frame_numbers_.data + k, &frames, 1);
+    put(episode_returns_.data + k, &in.episode.episode_return, 1);
+    put(episode_lengths_.data + k, &in.episode.length, 1);
+  }
+
+  const uint8_t* screen(int i) override {
+    synchronize();
+    AleConsole console;
+    download(&console, consoles_.data + size_t(i), 1);
+    const size_t size = 2 * setup_.screen_pixels;
+    download(screen_.data(), pixels_.data + size_t(i) * size, size);
+    return screen_.data() + console.machine.tia.current_buffer * setup_.screen_pixels;
+  }
+
+  const uint8_t* ram(int i) override {
+    synchronize();
+    download(&ram_console_, consoles_.data + size_t(i), 1);
+    return ram_console_.machine.riot.ram;
+  }
+
+  uint32_t check_errors() override {
+    synchronize();
+    uint32_t errors = 0;
+    download(&errors, errors_.data, 1);
+    check_cuda(cudaMemset(errors_.data, 0, sizeof(uint32_t)), "cudaMemset");
+    return errors;
+  }
+
+  void synchronize() override {
+    select_device();
+    check_cuda(cudaDeviceSynchronize(), "synchronize");
+  }
+
+  void copy_to_host(const void* from, void* to, size_t bytes) override {
+    synchronize();
+    check_cuda(cudaMemcpy(to, from, bytes, cudaMemcpyDeviceToHost), "copy to the host");
+  }
+
+  void order_before(void* producer, void* consumer) override {
+    if (producer == consumer) return;
+    select_device();
+    check_cuda(cudaEventRecord(event_.event, as_stream(producer)), "cudaEventRecord");
+    check_cuda(cudaStreamWaitEvent(as_stream(consumer), event_.event, 0), "cudaStreamWaitEvent");
+  }
+
+ private:
+  void select_device() const { check_cuda(cudaSetDevice(device_), "cudaSetDevice"); }
+  template <class T>
+  static void download(T* to, const T* from, size_t count) {
+    check_cuda(cudaMemcpy(to, from, count * sizeof(T), cudaMemcpyDeviceToHost), "copy to the host");
+  }
+  template <class T>
+  static void put(T* to, const T* from, size_t count) {
+    check_cuda(cudaMemcpy(to, from, count * sizeof(T), cudaMemcpyHostToDevice),
+               "copy to the device");
+  }
+
+  size_t n_;
+  int device_;
+  EnvSetup setup_;  // device pointers
+  DeviceArray<uint8_t> rom_;
+  DeviceArray<Palette> palette_;
+  DeviceArray<AreaTap> x_taps_, y_taps_;
+  DeviceArray<AleConsole> constructed_;
+  DeviceArray<uint8_t> constructed_pixels_;
+  DeviceArray<uint32_t> errors_;
+  DeviceArray<int32_t> actions_;
+  DeviceArray<float> strengths_;
+  DeviceArray<uint8_t> mask_;
+  DeviceArray<uint64_t> seeds_;
+  DeviceArray<AleConsole> consoles_;
+  DeviceArray<EnvEpisode> episodes_;
+  DeviceArray<uint8_t> pixels_, captured_;
+  DeviceArray<float> scratch_;
+  DeviceArray<uint8_t> observations_, final_observations_;
+  DeviceArray<float> rewards_, episode_returns_;
+  DeviceArray<uint8_t> terminated_, truncated_, autoreset_;
+  DeviceArray<int32_t> lives_, episode_frames_, episode_lengths_;
+  DeviceArray<int64_t> frame_numbers_;
+  // Orders other streams after this batch's (order_before).
+  struct Event {
+    cudaEvent_t event = nullptr;
+    Event() {
+      check_cuda(cudaEventCreateWithFlags(&event, cudaEventDisableTiming), "cudaEventCreate");
+    }
+    ~Event() { cudaEventDestroy(event); }
+  } event_;
+  std::vector<uint8_t> screen_;  // host copies for screen() and ram()
+  AleConsole ram_console_{};
+};
+
+}  // namespace
+
+std::unique_ptr<VecEnv::Storage> make_cuda_storage(const EnvSetup& setup, const Console& prototype,
+                                                   int num_envs, int device) {
+  const int devices = cuda_device_count();
+  if (device < 0 || device >= devices) {
+    throw DeviceError("device: cuda:" + std::to_string(device) + " is not available (" +
+                      std::to_string(devices) + " CUDA device(s) found)");
+  }
+  check_cuda(cudaSetDevice(device), "cudaSetDevice");
+  size_t stack = 0;
+  check_cuda(cudaDeviceGetLimit(&stack, cudaLimitStackSize), "cudaDeviceGetLimit");
+  if (stack < kStackBytes) {
+    check_cuda(cudaDeviceSetLimit(cudaLimitStackSize, kStackBytes), "cudaDeviceSetLimit");
+  }
+  return std::make_unique<CudaStorage>(setup, prototype, num_envs, device);
+}
+
+#else
+
+std::unique_ptr<VecEnv::Storage> make_cuda_storage(const EnvSetup&, const Console&, int, int) {
+  throw DeviceError(
+      "device: cule was built without CUDA (configure with CULE_CUDA=ON and nvcc); use device "
+      "cpu");
+}
+
+#endif
+
+}  // namespace cule

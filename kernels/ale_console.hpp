@@ -1,0 +1,220 @@
+// One console driven the way ALE's ALEInterface drives its own: ALE's reset
+// sequence, act() frame by frame, the game's rules stepped on every frame,
+// ALE's two RNGs and frame counters. Plain data and CULE_HD functions, so the
+// CPU backend (through cule::Console) and the CUDA backend run the same code.
+//
+//   AleConsole c;                                   // trivially copyable
+//   ale_power_on(c, setup, frames, seed);           // ALE's Console constructor
+//   ale_reset(c, setup, frames);                    // ALE's reset_game
+//   ale_act(c, setup, frames, action, 1.0f);        // one frame of an action
+//   ale_reward(c); ale_terminal(c); ale_lives(c, setup);
+//
+// The frame buffers live outside the state (FrameBuffers: two screens of
+// palette indices); `setup` is the per-ROM configuration a batch shares.
+#pragma once
+
+#include <cstdint>
+
+#include "kernels/ale_controls.hpp"
+#include "kernels/console.hpp"
+#include "kernels/game_modes.hpp"
+#include "kernels/game_rules.hpp"
+#include "kernels/hd.hpp"
+#include "kernels/mt19937.hpp"
+
+namespace cule {
+
+//! ALE seeds its system RNG (System::myRandom) with this "system_random_seed".
+constexpr uint32_t kAleSystemSeed = 4753849;
+//! ALE's reset: no-op frames, then the RESET switch held for this many frames.
+constexpr int kResetNoopFrames = 60;
+constexpr int kResetSwitchFrames = 4;
+
+//! What a batch of consoles of one ROM shares, read-only.
+struct AleSetup {
+  ConsoleConfig console;
+  ControllerSetup controllers;
+  Game game;  //!< Game::count: ALE has no settings (no rewards, terminals, lives)
+};
+
+CULE_HD inline bool ale_has_rules(const AleSetup& s) { return s.game != Game::count; }
+
+//! One console's whole state. Trivially copyable: clone and restore copy it.
+struct AleConsole {
+  ConsoleState machine;
+  Controls controls;
+  GameRuleState rules;
+  Mt19937 system_rng;             //!< ALE's system RNG: RAM, timer and cartridge RAM at resets
+  Mt19937 env_rng;                //!< ALE's environment RNG ("random_seed"): two draws per act
+  uint64_t frame_number;          //!< ALE's getFrameNumber
+  uint32_t episode_frame_number;  //!< ALE's getEpisodeFrameNumber
+  int32_t mode;                   //!< used from the next reset on
+  int32_t difficulty;             //!< bit 0: left switch A, bit 1: right switch A
+  // During ale_reset's mode selection: the settings as the game's setMode
+  // leaves them, started at each of its soft resets (see ale_reset).
+  GameRuleState mode_rules;
+  uint8_t selecting_mode;
+  uint8_t mode_rules_started;
+};
+
+CULE_HD inline int32_t ale_reward(const AleConsole& c) { return game_rules_reward(c.rules); }
+CULE_HD inline bool ale_terminal(const AleConsole& c) { return game_rules_terminal(c.rules); }
+CULE_HD inline int32_t ale_lives(const AleConsole& c, const AleSetup& s) {
+  return ale_has_rules(s) ? game_rules_lives(s.game, c.rules) : 0;
+}
+
+//! Steps the game's settings on the frame just emulated (ALE's
+//! RomSettings::step). Only Klax reads cartridge RAM (its F6SC RAM).
+CULE_HD inline void ale_step_rules(AleConsole& c, const AleSetup& s) {
+  const uint8_t* cart_ram =
+      mapper_ram_bytes(s.console.mapper) >= 128 ? c.machine.cart.ram : nullptr;
+  game_rules_step(s.game, c.rules, c.machine.riot.ram, cart_ram);
+  if (c.mode_rules_started) game_rules_step(s.game, c.mode_rules, c.machine.riot.ram, cart_ram);
+}
+
+//! Emulates `count` frames of `action` with `held` pressed. ALE applies a
+//! paddle game's action (a paddle move) on every frame; pressSelect's frames
+//! do not step the game's settings.
+CULE_HD CULE_DEVICE_NOINLINE void ale_run_frames(AleConsole& c, const AleSetup& s,
+                                                 const FrameBuffers& frames, int action,
+                                                 HeldSwitch held, int count,
+                                                 float paddle_strength = 1.0f) {
+  const bool paddles = uses_paddles(s.controllers);
+  for (int i = 0; i < count; ++i) {
+    if (i == 0 || (paddles && held != HeldSwitch::select)) {
+      controls_set_events(c.controls, s.controllers, action, held, paddle_strength);
+    }
+    const ConsoleInputs inputs = controls_inputs(c.controls, s.controllers, c.difficulty);
+    console_run_frame(c.machine, s.console, frames, inputs);
+    if (ale_has_rules(s) && held != HeldSwitch::select) ale_step_rules(c, s);
+  }
+}
+
+CULE_HD inline void ale_count_frame(AleConsole& c) {
+  ++c.frame_number;
+  ++c.episode_frame_number;
+}
+
+//! ALE's System::reset with this reset's system RNG draws: the RIOT timer's,
+//! then one per byte of cartridge RAM.
+CULE_HD inline void ale_system_reset(AleConsole& c, const AleSetup& s, const FrameBuffers& frames) {
+  const uint32_t timer = mt19937_next(c.system_rng);
+  console_system_reset(c.machine, s.console, frames, timer, nullptr);
+  const uint16_t cart_bytes = mapper_ram_bytes(s.console.mapper);
+  for (uint16_t i = 0; i < cart_bytes; ++i)
+    c.machine.cart.ram[i] = uint8_t(mt19937_next(c.system_rng));
+}
+
+//! The console as ALE's Console constructor leaves it: the system RNG seeded,
+//! RIOT RAM from 128 draws, the RIOT's timer from the next, a fresh
+//! cartridge, the first System::reset; the environment RNG seeded with
+//! `seed`; the switches at their power-on positions (`switches`, port B).
+CULE_HD inline void ale_power_on(AleConsole& c, const AleSetup& s, const FrameBuffers& frames,
+                                 uint32_t seed, uint8_t switches) {
+  c = AleConsole{};
+  mt19937_seed(c.system_rng, kAleSystemSeed);
+  mt19937_seed(c.env_rng, seed);
+  ConsoleState& m = c.machine;
+  for (int i = 0; i < 128; ++i) m.riot.ram[i] = uint8_t(mt19937_next(c.system_rng));
+  riot_reset(m.riot, mt19937_next(c.system_rng));
+  cartridge_power_on(m.cart, s.console.mapper, s.console.rom_size, nullptr, 0);
+  m.cpu.SP = 0xFF;
+  ale_system_reset(c, s, frames);
+  c.controls.switches = switches;
+  if (ale_has_rules(s)) {
+    // A settings object just built (ALE's constructors call reset()).
+    game_rules_init(c.rules);
+    game_rules_reset(s.game, c.rules);
+    c.mode = game_default_mode(s.game);
+  }
+}
+
+//! ALE's softReset: RESET held for 4 frames. Inside the game's setMode, the
+//! settings as setMode leaves them restart here: ALE applies the mode to
+//! its settings at setMode's last soft reset.
+CULE_HD inline void ale_soft_reset(AleConsole& c, const AleSetup& s, const FrameBuffers& frames) {
+  if (c.selecting_mode) {
+    c.mode_rules = c.rules;
+    game_rules_set_mode(s.game, c.mode_rules, c.mode);
+    c.mode_rules_started = 1;
+  }
+  ale_run_frames(c, s, frames, 0, HeldSwitch::reset, kResetSwitchFrames);
+}
+
+//! One frame of player A's `action` (0-17) as ALE's act with frame skip 1 and
+//! no sticky actions: ALE still draws its environment RNG twice (players A
+//! and B), and turns an action its settings deem illegal into NOOP.
+CULE_HD inline void ale_act(AleConsole& c, const AleSetup& s, const FrameBuffers& frames,
+                            int action, float paddle_strength) {
+  mt19937_discard(c.env_rng, 2);
+  if (s.controllers.fire_illegal && action_fires(action)) action = 0;
+  ale_run_frames(c, s, frames, action, HeldSwitch::none, 1, paddle_strength);
+  ale_count_frame(c);
+}
+
+//! The primitives a game's setMode uses (kernels/game_modes.hpp).
+struct AleModeContext {
+  AleConsole& c;
+  const AleSetup& s;
+  const FrameBuffers& frames;
+
+  CULE_HD uint8_t read_ram(uint16_t address) { return c.machine.riot.ram[address & 0x7F]; }
+  // A side-effect-free look through the bus, as ALE's System::peek.
+  CULE_HD uint8_t read_mapped(uint16_t address) {
+    ConsoleState copy = c.machine;
+    const ConsoleInputs inputs = controls_inputs(c.controls, s.controllers, c.difficulty);
+    ConsoleBus bus{copy, s.console, frames, inputs};
+    return bus.read(address);
+  }
+  // ALE's pressSelect counts one frame for the whole call.
+  CULE_HD void press_select(int count) {
+    ale_run_frames(c, s, frames, 0, HeldSwitch::select, count);
+    ale_run_frames(c, s, frames, 0, HeldSwitch::none, 1);
+    ale_count_frame(c);
+  }
+  CULE_HD void soft_reset() { ale_soft_reset(c, s, frames); }
+  CULE_HD void act(int action) { ale_act(c, s, frames, action, 1.0f); }
+  CULE_HD uint32_t env_rng_next() { return mt19937_next(c.env_rng); }
+};
+
+//! ALE's reset_game: system reset, 60 no-op frames, RESET held 4 frames, the
+//! game's mode selection, RESET again, the game's starting actions. Returns
+//! what the mode selection reported (ModeStatus::ok but where a selection
+//! loop never ends, which ALE would hang on).
+CULE_HD CULE_DEVICE_NOINLINE ModeStatus ale_reset(AleConsole& c, const AleSetup& s,
+                                                  const FrameBuffers& frames) {
+  c.controls.left_paddle = c.controls.right_paddle = (kPaddleMin + s.controllers.paddle_max) / 2;
+  c.episode_frame_number = 0;
+  ale_system_reset(c, s, frames);
+  ale_run_frames(c, s, frames, 0, HeldSwitch::none, kResetNoopFrames);
+  ale_soft_reset(c, s, frames);
+  ModeStatus status = ModeStatus::ok;
+  if (ale_has_rules(s)) {
+    game_rules_reset(s.game, c.rules);
+    c.selecting_mode = 1;
+    AleModeContext context{c, s, frames};
+    status = game_set_mode(s.game, c.mode, context);
+    c.selecting_mode = 0;
+    if (c.mode_rules_started) {
+      c.rules = c.mode_rules;
+    } else {
+      game_rules_set_mode(s.game, c.rules, c.mode);
+    }
+    c.mode_rules_started = 0;
+  }
+  ale_soft_reset(c, s, frames);
+  if (ale_has_rules(s)) {
+    const int count = game_starting_action_count(s.game);
+    for (int k = 0; k < count; ++k) {
+      const int action = game_starting_action(s.game, k);
+      if (action == kAleResetAction) {
+        ale_run_frames(c, s, frames, 0, HeldSwitch::reset, 1);
+      } else {
+        ale_run_frames(c, s, frames, action, HeldSwitch::none, 1);
+      }
+    }
+  }
+  return status;
+}
+
+}  // namespace cule

@@ -1,0 +1,59 @@
+#include "kernels/env_step.cuh"
+
+namespace cule::kernels {
+namespace {
+
+// Consoles are big and branchy: small blocks keep more of them resident.
+constexpr int kThreadsPerBlock = 64;
+
+int blocks_for(int n) { return (n + kThreadsPerBlock - 1) / kThreadsPerBlock; }
+
+__device__ void report(uint32_t* errors, ModeStatus status) {
+  if (status != ModeStatus::ok) atomicOr(errors, 2u);
+}
+
+__global__ void env_reset_kernel(EnvSetup setup, EnvBatch batch, const uint8_t* mask,
+                                 const uint64_t* seeds, const AleConsole* constructed,
+                                 const uint8_t* constructed_pixels, int mode, int difficulty,
+                                 uint32_t* errors, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n || (mask && !mask[i])) return;
+  if (seeds) {
+    report(errors, env_rebuild(setup, batch, i, *constructed, constructed_pixels, seeds[i], mode,
+                               difficulty));
+  }
+  batch.autoreset[i] = 0;
+  report(errors, env_reset(setup, batch, i));
+}
+
+__global__ void env_step_kernel(EnvSetup setup, EnvBatch batch, const int32_t* actions,
+                                const float* paddle_strengths, uint32_t* errors, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  const int32_t action = actions[i];
+  if (action < 0 || action >= setup.num_actions) {
+    atomicOr(errors, 1u);
+    return;
+  }
+  report(errors, env_step(setup, batch, i, action, paddle_strengths ? paddle_strengths[i] : 1.0f));
+}
+
+}  // namespace
+
+void launch_env_reset(const EnvSetup& setup, const EnvBatch& batch, const uint8_t* mask,
+                      const uint64_t* seeds, const AleConsole* constructed,
+                      const uint8_t* constructed_pixels, int mode, int difficulty, uint32_t* errors,
+                      int num_envs, cudaStream_t stream) {
+  env_reset_kernel<<<blocks_for(num_envs), kThreadsPerBlock, 0, stream>>>(
+      setup, batch, mask, seeds, constructed, constructed_pixels, mode, difficulty, errors,
+      num_envs);
+}
+
+void launch_env_step(const EnvSetup& setup, const EnvBatch& batch, const int32_t* actions,
+                     const float* paddle_strengths, uint32_t* errors, int num_envs,
+                     cudaStream_t stream) {
+  env_step_kernel<<<blocks_for(num_envs), kThreadsPerBlock, 0, stream>>>(
+      setup, batch, actions, paddle_strengths, errors, num_envs);
+}
+
+}  // namespace cule::kernels
