@@ -445,8 +445,18 @@ const std::vector<Game>& games() {
   return table;
 }
 
+// The project's own games (roms/*.asm): found by id like ALE's, but not
+// among all_game_modes(), which lists ALE's.
+const std::vector<Game>& project_games() {
+  static const std::vector<Game> table = {game("catch", kOnlyZero, kOnlyZero)};
+  return table;
+}
+
 const Game* find_game(const std::string& rom_id) {
   for (const Game& g : games()) {
+    if (rom_id == g.facts.rom_id) return &g;
+  }
+  for (const Game& g : project_games()) {
     if (rom_id == g.facts.rom_id) return &g;
   }
   return nullptr;
