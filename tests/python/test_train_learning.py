@@ -52,9 +52,12 @@ def learning_config(tmp_path, algo: str) -> Config:
     common = dict(game="catch", algo=algo, network="small", img_size=42, stack_num=2, num_envs=16,
                   torch_threads=1, seed=1, run_dir=str(tmp_path / algo), progress=False, tensorboard=False,
                   log_every=20)
+    common.update(num_steps=64, learning_rate=1e-3, total_timesteps=40_960)
     if algo == "ppo":
-        return Config(**common, num_steps=64, learning_rate=1e-3, total_timesteps=40_960)
-    return Config(**common, num_steps=8, learning_rate=1e-3, total_timesteps=80_000)
+        return Config(**common)
+    # A2C as CuLE ran it: several passes over each batch, corrected by V-trace.
+    return Config(**common, vtrace=True, update_epochs=4, num_minibatches=4, optimizer="adam", gae_lambda=0.95,
+                  norm_adv=True)
 
 
 @pytest.mark.parametrize("algo", ["ppo", "a2c"])
