@@ -12,6 +12,7 @@
 #include "cule/cule.hpp"
 #include "cule/game_rules.hpp"
 #include "cule/vec_env.hpp"
+#include "kernels/palette.hpp"
 
 namespace py = pybind11;
 
@@ -515,6 +516,26 @@ views that every reset and step rewrites in place.)doc");
         return ids;
       },
       "The ale-py ids of every game cule has ALE's settings for, sorted.");
+  m.def(
+      "project_games",
+      [] {
+        std::vector<std::string> ids;
+        for (int i = cule::kNumAleGames; i < cule::kNumGames; ++i) {
+          ids.push_back(cule::game_id(static_cast<cule::Game>(i)));
+        }
+        return ids;
+      },
+      "The ids of the project's own games (roms/*.asm), which ALE does not have.");
+  m.def(
+      "palette_rgb",
+      [](bool pal) {
+        const cule::Palette& palette = cule::palette_for(pal);
+        py::array_t<uint8_t> out({256, 3});
+        std::copy(&palette.rgb[0][0], &palette.rgb[0][0] + 256 * 3, out.mutable_data());
+        return out;
+      },
+      py::arg("pal") = false,
+      "ALE's RGB for each of the 256 frame values (NTSC, or PAL when pal), shape (256, 3).");
 }
 
 }  // namespace

@@ -178,6 +178,13 @@ std::vector<GameModes> build_games() {
   return g;
 }
 
+// The project's own games (roms/*.asm): found by id like ALE's, but not
+// among all_game_modes(), which lists ALE's.
+const std::vector<GameModes>& project_games() {
+  static const std::vector<GameModes> table = {game("catch", kOnlyZero, kOnlyZero)};
+  return table;
+}
+
 }  // namespace
 
 const std::vector<GameModes>& all_game_modes() {
@@ -187,6 +194,9 @@ const std::vector<GameModes>& all_game_modes() {
 
 const GameModes* find_game_modes(const std::string& rom_id) {
   for (const GameModes& g : all_game_modes()) {
+    if (rom_id == g.rom_id) return &g;
+  }
+  for (const GameModes& g : project_games()) {
     if (rom_id == g.rom_id) return &g;
   }
   return nullptr;

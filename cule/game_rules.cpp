@@ -113,6 +113,7 @@ constexpr const char* kGameIds[kNumGames] = {
     "word_zapper",
     "yars_revenge",
     "zaxxon",
+    "catch",
 };
 
 }  // namespace
@@ -236,8 +237,16 @@ std::vector<int> minimal_action_set(Game game) {
     case Game::word_zapper: return kAll;
     case Game::yars_revenge: return kAll;
     case Game::zaxxon: return kAll;
+    case Game::catch_game: return {0, 3, 4};  // NOOP, RIGHT, LEFT
     default: return {};
   }
+}
+
+bool is_project_game(const std::string& id) {
+  for (int i = kNumAleGames; i < kNumGames; ++i) {
+    if (id == kGameIds[i]) return true;
+  }
+  return false;
 }
 
 int lives_at_reset(Game game) {

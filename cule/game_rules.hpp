@@ -13,6 +13,10 @@ namespace cule {
 //! cule::Error naming the id when ALE has no settings for it.
 Game game_from_id(const std::string& id);
 
+//! Whether `id` names one of the project's own games (roms/*.asm) rather
+//! than one of ALE's.
+bool is_project_game(const std::string& id);
+
 //! The ale-py id of a game.
 const char* game_id(Game game);
 

@@ -11,6 +11,10 @@
 
 namespace cule {
 
+//! The id of the project's own game (roms/*.asm) that the image signs itself
+//! as ("cule-game:<id>" 32 bytes before its end), or "" when it is none.
+std::string project_game_signature(const uint8_t* data, size_t size);
+
 class Rom {
  public:
   //! Reads a ROM file. Throws cule::FileError when it cannot be read and

@@ -26,7 +26,8 @@
 
 namespace cule {
 
-//! The games ALE has settings for, named after their ale-py ids.
+//! The games ALE has settings for, named after their ale-py ids, then the
+//! project's own games (roms/*.asm; not ALE's, so not in cule.list_games()).
 enum class Game : uint16_t {
   adventure,
   air_raid,
@@ -132,10 +133,13 @@ enum class Game : uint16_t {
   word_zapper,
   yars_revenge,
   zaxxon,
-  count  //!< not a game: the number of games
+  catch_game,  //!< roms/catch.asm, id "catch"
+  count        //!< not a game: the number of games
 };
 
 constexpr int kNumGames = static_cast<int>(Game::count);
+//! ALE's games are the first kNumAleGames; the project's follow.
+constexpr int kNumAleGames = static_cast<int>(Game::catch_game);
 
 //! What one game's settings object keeps between frames. `score` and `lives`
 //! are the settings' own fields (lives as stored, before lives() turns it to
@@ -1179,6 +1183,11 @@ CULE_HD CULE_DEVICE_NOINLINE void game_rules_step(Game game, GameRuleState& s, c
       score_to(s, bcd2(ram, 0xE9, 0xE8) * 100);
       s.lives = rd(ram, 0xEA) & 0x7;
       s.terminal = s.lives == 0;
+      break;
+    case Game::catch_game:
+      // roms/catch.asm: $80 caught, $81 missed, $82 set once the game is over.
+      score_to(s, rd(ram, 0x80) - rd(ram, 0x81));
+      s.terminal = rd(ram, 0x82) != 0;
       break;
     default: break;
   }

@@ -10,6 +10,8 @@ from cule._core import (
     __version__,
     cuda_device_count,
     list_games,
+    palette_rgb,
+    project_games,
 )
 
 
@@ -31,4 +33,6 @@ __all__ = [
     "cuda_device_count",
     "list_games",
     "make",
+    "palette_rgb",
+    "project_games",
 ]

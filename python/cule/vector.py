@@ -57,6 +57,25 @@ def game_id(name: str) -> str:
     return re.sub(r"(?<=[a-z0-9])([A-Z])", r"_\1", name).lower()
 
 
+def project_rom_path(rom_id: str) -> str:
+    """The built cartridge of one of the project's own games (roms/<id>.asm).
+
+    The build puts it beside the package (cule/roms/<id>.bin, also after
+    ``pip install .``); ``CULE_CARTRIDGE_DIR`` points elsewhere.
+    """
+    places = [os.path.join(os.path.dirname(__file__), "roms")]
+    if os.environ.get("CULE_CARTRIDGE_DIR"):
+        places.insert(0, os.environ["CULE_CARTRIDGE_DIR"])
+    for place in places:
+        path = os.path.join(place, f"{rom_id}.bin")
+        if os.path.exists(path):
+            return path
+    raise FileNotFoundError(
+        f"game: {rom_id!r} is the project's own cartridge, but {rom_id}.bin is in none of {places}; "
+        f"build it from roms/{rom_id}.asm with scripts/build (needs dasm)"
+    )
+
+
 def resolve_rom(game: str | bytes | os.PathLike) -> str | bytes:
     """A ROM to load: the bytes or file given, or ale-py's ROM for a game id."""
     if isinstance(game, (bytes, bytearray)):
@@ -65,10 +84,12 @@ def resolve_rom(game: str | bytes | os.PathLike) -> str | bytes:
     if os.path.exists(text):
         return text
     rom_id = game_id(text)
+    if rom_id in _core.project_games():
+        return project_rom_path(rom_id)
     if rom_id not in _core.list_games():
         raise ValueError(
-            f"game: {text!r} is not a game cule knows nor a ROM file; expected a path or one of "
-            f"cule.list_games() (e.g. 'pong')"
+            f"game: {text!r} is not a game cule knows nor a ROM file; expected a path, one of "
+            f"cule.list_games() (e.g. 'pong') or of cule.project_games() ({', '.join(_core.project_games())})"
         )
     try:
         from ale_py import roms
