@@ -121,6 +121,13 @@ int main(int argc, char** argv) {
       std::printf("\n(no CUDA device: GPU rows skipped)\n");
       return 0;
     }
+    {
+      // The device's one-time set-up (context, stack reservation) is not
+      // any batch's memory.
+      cule::EnvConfig warm_up;
+      warm_up.device = cule::Device::cuda(0);
+      cule::VecEnv env(rom, warm_up);
+    }
     for (int n : gpu_envs) row("cuda:0", n, measure(rom, cule::Device::cuda(0), n, seconds));
   } catch (const std::exception& e) {
     std::fprintf(stderr, "bench_vec_env: %s\n", e.what());

@@ -21,8 +21,10 @@ namespace cule {
 namespace {
 
 // Device stack per thread: a reset's mode selection runs the whole console
-// several calls deep, and Klax's look at its cartridge RAM copies a console.
-constexpr size_t kStackBytes = 16 * 1024;
+// several calls deep, and Klax's look at its cartridge RAM copies a console
+// (ptxas reports 3,184 bytes for the step kernel). The driver reserves it for
+// every thread the GPU can hold, so it is kept small.
+constexpr size_t kStackBytes = 6 * 1024;
 
 cudaStream_t as_stream(void* stream) { return static_cast<cudaStream_t>(stream); }
 

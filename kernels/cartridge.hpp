@@ -74,6 +74,16 @@
 
 namespace cule {
 
+//! A byte of the ROM image. On the device it is read through the read-only
+//! (non-coherent) cache: every console of a batch reads the same image.
+CULE_HD CULE_FORCE_INLINE uint8_t rom_byte(const uint8_t* rom, uint32_t index) {
+#if defined(__CUDA_ARCH__)
+  return __ldg(rom + index);
+#else
+  return rom[index];
+#endif
+}
+
 //! Bank-switching schemes; the names are ALE's cartridge type strings.
 enum class Mapper : uint8_t {
   k2K,
@@ -351,9 +361,9 @@ CULE_HD inline uint8_t cartridge_read(BasicCartridgeState<kRamBytes>& cart, Mapp
                                       const uint8_t* rom, uint16_t address, uint32_t cycles) {
   const uint16_t offset = address & 0x0fff;
   switch (mapper) {
-    case Mapper::k2K: return rom[offset & 0x07ff];
-    case Mapper::k4K: return rom[offset];
-    case Mapper::kFE: return rom[offset + ((address & 0x2000) ? 0 : 0x1000)];
+    case Mapper::k2K: return rom_byte(rom, offset & 0x07ff);
+    case Mapper::k4K: return rom_byte(rom, offset);
+    case Mapper::kFE: return rom_byte(rom, offset + ((address & 0x2000) ? 0 : 0x1000));
     case Mapper::kF8SC:
     case Mapper::kF6SC:
     case Mapper::kF4SC:
@@ -368,11 +378,11 @@ CULE_HD inline uint8_t cartridge_read(BasicCartridgeState<kRamBytes>& cart, Mapp
       if (offset < 0x0040) return detail::dpc_read_register(cart.dpc, rom, offset, cycles);
       break;
     case Mapper::k3F:
-      return offset < 0x0800 ? rom[uint32_t(cart.bank) * 2048 + offset]
-                             : rom[cart.rom_size - 2048 + (offset & 0x07ff)];
+      return offset < 0x0800 ? rom_byte(rom, uint32_t(cart.bank) * 2048 + offset)
+                             : rom_byte(rom, cart.rom_size - 2048 + (offset & 0x07ff));
     case Mapper::kE7:
       if (offset < 0x0800) {
-        if (cart.bank != 7) return rom[uint32_t(cart.bank) * 2048 + offset];
+        if (cart.bank != 7) return rom_byte(rom, uint32_t(cart.bank) * 2048 + offset);
         if (offset >= 0x0400) {
           if constexpr (kRamBytes >= kE7RamBytes) return cart.ram[offset & 0x03ff];
           return 0;
@@ -385,17 +395,17 @@ CULE_HD inline uint8_t cartridge_read(BasicCartridgeState<kRamBytes>& cart, Mapp
       }
       detail::touch_hotspots(cart, mapper, offset);
       // Everything else, RAM write ports included, reads the last slice.
-      return rom[7 * 2048 + (offset & 0x07ff)];
+      return rom_byte(rom, 7 * 2048 + (offset & 0x07ff));
     case Mapper::kE0: {
       detail::touch_hotspots(cart, mapper, offset);
       const uint32_t segment = offset >> 10;
       const uint32_t slice = segment == 3 ? 7 : cart.slice[segment];
-      return rom[(slice << 10) + (offset & 0x03ff)];
+      return rom_byte(rom, (slice << 10) + (offset & 0x03ff));
     }
     default: break;  // F8, F8 swapped, F6, F4, UA
   }
   detail::touch_hotspots(cart, mapper, offset);
-  return rom[(uint32_t(cart.bank) << 12) + offset];
+  return rom_byte(rom, (uint32_t(cart.bank) << 12) + offset);
 }
 
 //! The CPU's write of `value` to `address` (16-bit, A12 set). Returns true
@@ -464,7 +474,7 @@ CULE_HD inline bool cartridge_snoop_read(BasicCartridgeState<kRamBytes>& cart, M
   const uint16_t bus = address & 0x1fff;
   if (mapper == Mapper::k3F) {
     if (bus >= 0x0040) return false;
-    value = rom[uint32_t(cart.bank) * 2048 + bus];
+    value = rom_byte(rom, uint32_t(cart.bank) * 2048 + bus);
     return true;
   }
   if (mapper == Mapper::kUA) {

@@ -576,8 +576,15 @@ TEST(GameModes, DeviceFactsEqualTheHostTables) {
     EXPECT_EQ(game_starting_action(game, -1), -1) << g.rom_id;
     EXPECT_EQ(game_starting_action(game, game_starting_action_count(game)), -1) << g.rom_id;
   }
-  // Every game of the enum has host facts.
-  EXPECT_EQ(int(all_game_modes().size()), kNumGames);
+  // Every ALE game of the enum has host facts; the project's games follow
+  // ALE's and are found by id.
+  EXPECT_EQ(int(all_game_modes().size()), kNumAleGames);
+  for (int g = kNumAleGames; g < kNumGames; ++g) {
+    const char* id = game_id(Game(g));
+    ASSERT_NE(find_game_modes(id), nullptr) << id;
+    EXPECT_EQ(game_starting_action_count(Game(g)),
+              int(find_game_modes(id)->starting_actions.size()));
+  }
   EXPECT_EQ(game_starting_action_count(Game::count), 0);
   EXPECT_EQ(game_default_mode(Game::count), 0);
   EXPECT_FALSE(game_overrides_set_mode(Game::count));

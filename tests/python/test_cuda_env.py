@@ -1,0 +1,70 @@
+"""cule.make(device="cuda"): the same results as device="cpu", zero-copy
+DLPack export into torch, device actions, and the error where no GPU is.
+The GPU tests skip themselves, with the reason, on machines without one."""
+
+import os
+
+import numpy as np
+import pytest
+
+import cule
+from cule import _core
+
+TESTDATA = os.environ.get("CULE_TESTDATA_DIR", os.path.join(os.path.dirname(__file__), "..", "..", "..", "shared", "testdata"))
+TETRIS = os.path.join(TESTDATA, "roms", "tetris.bin")
+
+needs_gpu = pytest.mark.skipif(
+    _core.cuda_device_count() == 0,
+    reason="no CUDA device: the CPU-against-GPU runs are skipped (benchmarks/gpu/check.sh runs them)",
+)
+
+
+def test_cuda_without_a_device_is_a_clear_error():
+    if _core.cuda_device_count() > 0:
+        pytest.skip("a CUDA device is present")
+    with pytest.raises(RuntimeError, match="device"):
+        cule.make(TETRIS, 2, device="cuda")
+
+
+def test_unknown_device_names_the_argument():
+    with pytest.raises(ValueError, match="device"):
+        cule.make(TETRIS, 2, device="tpu")
+
+
+@needs_gpu
+def test_gpu_steps_equal_cpu_steps():
+    options = dict(repeat_action_probability=0.25, seed=5)
+    cpu = cule.make(TETRIS, 40, device="cpu", **options)
+    gpu = cule.make(TETRIS, 40, device="cuda", **options)
+    cpu.reset(seed=9)
+    gpu.reset(seed=9)
+    rng = np.random.default_rng(0)
+    for step in range(150):
+        actions = rng.integers(0, cpu.single_action_space.n, 40)
+        c = cpu.step(actions)
+        g = gpu.step(actions)
+        for name, a, b in zip(("obs", "reward", "terminated", "truncated"), c[:4], g[:4]):
+            np.testing.assert_array_equal(a, b.copy_to_host(), err_msg=f"{name} at step {step}")
+
+
+@needs_gpu
+def test_torch_shares_the_device_buffers_and_device_actions_step():
+    torch = pytest.importorskip("torch")
+    env = cule.make(TETRIS, 64, device="cuda")
+    obs, _ = env.reset(seed=0)
+    tensor = torch.from_dlpack(obs)
+    assert tensor.is_cuda and tensor.shape == (64, 4, 84, 84)
+    assert tensor.data_ptr() == obs.__cuda_array_interface__["data"][0]
+    actions = torch.randint(0, env.single_action_space.n, (64,), device="cuda", dtype=torch.int32)
+    before = tensor.clone()
+    for _ in range(20):
+        obs, *_ = env.step(actions)
+    assert torch.from_dlpack(obs).data_ptr() == tensor.data_ptr()
+    assert not torch.equal(before, tensor)  # rewritten in place, seen without a copy
+    env.core.check_device_errors()
+    bad = torch.full((64,), 99, device="cuda", dtype=torch.int32)
+    env.step(bad)
+    with pytest.raises(ValueError, match="actions"):
+        env.core.check_device_errors()
+    with pytest.raises(ValueError, match="int32"):
+        env.step(actions.long())
