@@ -41,7 +41,7 @@ class Config:
     max_episode_frames: int = 108000
     env_options: dict = field(default_factory=dict)  # any other AtariVectorEnv option
     # The rollout and the update.
-    total_timesteps: int = 10_000_000  # agent steps, summed over the environments
+    total_timesteps: int = 10_000_000  # agent steps of one rank, summed over its environments
     num_steps: Optional[int] = None
     learning_rate: Optional[float] = None
     anneal_lr: bool = True
@@ -193,7 +193,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--max-episode-frames", type=int, default=d.max_episode_frames)
     p.add_argument("--env-option", dest="env_options", type=_option_value, action="append", default=[],
                    metavar="KEY=VALUE", help="another cule.make option")
-    p.add_argument("--total-timesteps", type=int, default=d.total_timesteps)
+    p.add_argument("--total-timesteps", type=int, default=d.total_timesteps,
+                   help="agent steps per rank (under torchrun each rank runs this many)")
     p.add_argument("--num-steps", type=int, default=None, help="rollout length; ppo 128, a2c 5")
     p.add_argument("--learning-rate", "--lr", type=float, default=None, help="ppo 2.5e-4, a2c 7e-4")
     _flag(p, "anneal-lr", d.anneal_lr, "anneal the learning rate linearly to 0")
