@@ -291,6 +291,16 @@ std::vector<int32_t> env_integers(const py::handle& values, int n, const char* n
   return out;
 }
 
+// One paddle strength per environment, or none (empty) for None.
+std::vector<float> env_strengths(const py::object& strengths, int n) {
+  if (strengths.is_none()) return {};
+  auto f = py::array_t<float, py::array::c_style | py::array::forcecast>::ensure(strengths);
+  if (!f || f.ndim() != 1 || f.shape(0) != n) {
+    throw cule::Error("paddle_strengths: expected one float per environment");
+  }
+  return std::vector<float>(f.data(), f.data() + n);
+}
+
 std::vector<uint8_t> env_mask(const py::handle& mask, int n) {
   py::array array = py::array::ensure(mask);
   if (!array || array.ndim() != 1 || array.shape(0) != n || array.dtype().kind() != 'b') {
@@ -409,20 +419,25 @@ views that every reset and step rewrites in place.)doc");
           [](VecEnv& env, const py::object& actions, const py::object& paddle_strengths,
              uintptr_t stream) {
             const std::vector<int32_t> a = env_integers(actions, env.num_envs(), "actions");
-            std::vector<float> p;
-            if (!paddle_strengths.is_none()) {
-              auto f = py::array_t<float, py::array::c_style | py::array::forcecast>::ensure(
-                  paddle_strengths);
-              if (!f || f.ndim() != 1 || f.shape(0) != env.num_envs()) {
-                throw cule::Error("paddle_strengths: expected one float per environment");
-              }
-              p.assign(f.data(), f.data() + env.num_envs());
-            }
+            const std::vector<float> p = env_strengths(paddle_strengths, env.num_envs());
             py::gil_scoped_release release;
             env.step(a.data(), p.empty() ? nullptr : p.data(), reinterpret_cast<void*>(stream));
           },
           py::arg("actions"), py::arg("paddle_strengths") = py::none(), py::arg("stream") = 0,
           "One step of every environment; actions (host memory) index action_set.")
+      .def(
+          "send",
+          [](VecEnv& env, const py::object& actions, const py::object& paddle_strengths,
+             uintptr_t stream) {
+            const std::vector<int32_t> a = env_integers(actions, env.num_envs(), "actions");
+            const std::vector<float> p = env_strengths(paddle_strengths, env.num_envs());
+            py::gil_scoped_release release;
+            env.send(a.data(), p.empty() ? nullptr : p.data(), reinterpret_cast<void*>(stream));
+          },
+          py::arg("actions"), py::arg("paddle_strengths") = py::none(), py::arg("stream") = 0,
+          "Starts a step and returns at once; the buffers hold its results after recv().")
+      .def("recv", &VecEnv::recv, py::call_guard<py::gil_scoped_release>(),
+           "Waits for the step send() started (and raises what it raised).")
       .def(
           "step_device",
           [](VecEnv& env, uintptr_t actions, uintptr_t paddle_strengths, uintptr_t stream) {

@@ -254,7 +254,48 @@ VecEnv::VecEnv(const Rom& rom, const EnvConfig& config)
   check_device_errors();
 }
 
-VecEnv::~VecEnv() = default;
+VecEnv::~VecEnv() { wait_for_sent(); }
+
+void VecEnv::wait_for_sent() const {
+  if (!sent_.valid()) return;
+  try {
+    sent_.get();
+  } catch (...) {
+    sent_error_ = std::current_exception();
+  }
+}
+
+void VecEnv::send(const int32_t* actions, const float* paddle_strengths, void* stream) {
+  if (sent_.valid()) {
+    throw Error("send: the step sent before has not been received; call recv() first");
+  }
+  check_actions(actions, paddle_strengths);
+  sent_actions_.assign(actions, actions + num_envs());
+  sent_strengths_.clear();
+  if (paddle_strengths) sent_strengths_.assign(paddle_strengths, paddle_strengths + num_envs());
+  const float* strengths = paddle_strengths ? sent_strengths_.data() : nullptr;
+  last_stream_ = stream;
+  sent_error_ = nullptr;
+  if (config_.device.kind != Device::Kind::cpu) {
+    // Kernel launches return at once already.
+    check_status(storage_->step(sent_actions_.data(), strengths, false, stream));
+    sent_ = std::async(std::launch::deferred, [] {});
+    return;
+  }
+  sent_ = std::async(std::launch::async, [this, strengths, stream] {
+    check_status(storage_->step(sent_actions_.data(), strengths, false, stream));
+  });
+}
+
+void VecEnv::recv() {
+  if (!sent_.valid() && !sent_error_) throw Error("recv: no step was sent; call send() first");
+  wait_for_sent();
+  if (sent_error_) {
+    const std::exception_ptr error = sent_error_;
+    sent_error_ = nullptr;
+    std::rethrow_exception(error);
+  }
+}
 
 void VecEnv::check_env(int env) const {
   if (env < 0 || env >= num_envs()) {
@@ -273,15 +314,18 @@ void VecEnv::check_status(ModeStatus status) const {
 
 const uint8_t* VecEnv::screen(int env) const {
   check_env(env);
+  wait_for_sent();
   return storage_->screen(env);
 }
 
 const uint8_t* VecEnv::ram(int env) const {
   check_env(env);
+  wait_for_sent();
   return storage_->ram(env);
 }
 
 void VecEnv::reset(const uint8_t* mask, const uint64_t* seeds, void* stream) {
+  wait_for_sent();
   std::vector<uint64_t> per_env;
   if (seeds) {
     // One seed per environment reset, in order: spread over the batch.
@@ -311,12 +355,14 @@ void VecEnv::check_actions(const int32_t* actions, const float* paddle_strengths
 }
 
 void VecEnv::step(const int32_t* actions, const float* paddle_strengths, void* stream) {
+  wait_for_sent();
   check_actions(actions, paddle_strengths);
   check_status(storage_->step(actions, paddle_strengths, false, stream));
   last_stream_ = stream;
 }
 
 void VecEnv::step_device(const int32_t* actions, const float* paddle_strengths, void* stream) {
+  wait_for_sent();
   if (config_.device.kind == Device::Kind::cpu) {
     step(actions, paddle_strengths, stream);
     return;
@@ -326,6 +372,7 @@ void VecEnv::step_device(const int32_t* actions, const float* paddle_strengths, 
 }
 
 void VecEnv::check_device_errors() {
+  wait_for_sent();
   const uint32_t errors = storage_->check_errors();
   if (errors & kErrorBadAction) {
     throw Error("actions: a step_device() call had an action out of range; expected 0-" +
@@ -336,9 +383,13 @@ void VecEnv::check_device_errors() {
   if (errors & kErrorModeSelection) check_status(ModeStatus::not_reached);
 }
 
-void VecEnv::synchronize() { storage_->synchronize(); }
+void VecEnv::synchronize() {
+  wait_for_sent();
+  storage_->synchronize();
+}
 
 void VecEnv::copy_to_host(const void* buffer, void* host, size_t bytes) {
+  wait_for_sent();
   storage_->copy_to_host(buffer, host, bytes);
 }
 
@@ -347,6 +398,7 @@ void VecEnv::order_before(void* consumer_stream) {
 }
 
 std::shared_ptr<const VecEnv::Snapshot> VecEnv::clone_state(const uint8_t* mask) const {
+  wait_for_sent();
   auto snapshot = std::make_shared<Snapshot>();
   snapshot->owner = this;
   storage_->synchronize();
@@ -360,6 +412,7 @@ std::shared_ptr<const VecEnv::Snapshot> VecEnv::clone_state(const uint8_t* mask)
 }
 
 void VecEnv::restore_state(const Snapshot& snapshot) {
+  wait_for_sent();
   if (snapshot.owner != this) {
     throw Error("snapshot: taken from another VecEnv; expected one of this batch's clone_state()");
   }

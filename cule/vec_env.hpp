@@ -13,6 +13,8 @@
 #pragma once
 
 #include <cstdint>
+#include <exception>
+#include <future>
 #include <memory>
 #include <vector>
 
@@ -64,6 +66,17 @@ class VecEnv {
   //! before anything runs, for an action out of range.
   void step(const int32_t* actions, const float* paddle_strengths = nullptr,
             void* stream = nullptr);
+
+  //! The first half of step(): checks and copies the actions, starts the step
+  //! and returns at once (CPU: on a thread of its own; CUDA: queued on
+  //! `stream`), so the caller can work meanwhile. The buffers hold the step's
+  //! results after recv(); every other call waits for the step first.
+  //! Throws cule::Error for bad actions, or if a sent step was not received.
+  void send(const int32_t* actions, const float* paddle_strengths = nullptr,
+            void* stream = nullptr);
+  //! Waits for the step send() started; rethrows what it threw. Throws
+  //! cule::Error when no step was sent.
+  void recv();
 
   //! step() with the actions (and strengths) already in the device's memory,
   //! so nothing crosses to the host. An action out of range leaves its
@@ -148,6 +161,8 @@ class VecEnv {
   void check_actions(const int32_t* actions, const float* paddle_strengths) const;
   // Throws cule::Error when a mode selection failed.
   void check_status(ModeStatus status) const;
+  // Waits for a step send() started, if any (its errors are kept for recv).
+  void wait_for_sent() const;
 
   EnvConfig config_;
   std::string game_;
@@ -159,6 +174,11 @@ class VecEnv {
   std::unique_ptr<Storage> storage_;
   EnvBatch batch_{};             // the storage's pointers
   void* last_stream_ = nullptr;  // where the last reset or step was queued
+  // send(): the step under way and its copies of the actions.
+  mutable std::future<void> sent_;
+  mutable std::exception_ptr sent_error_;
+  std::vector<int32_t> sent_actions_;
+  std::vector<float> sent_strengths_;
   mutable ThreadPool pool_;
 };
 

@@ -87,6 +87,33 @@ TEST(VecEnv, ResultsDoNotDependOnTheThreadCount) {
   EXPECT_GT(truncations, 0) << "the run should cross the 600-frame limit";
 }
 
+TEST(VecEnv, SendAndRecvGiveWhatStepGives) {
+  VecEnv stepped(tetris(), busy_config(2));
+  VecEnv sent(tetris(), busy_config(2));
+  std::mt19937 rng(3);
+  std::vector<int32_t> actions(size_t(stepped.num_envs()));
+  for (int t = 0; t < 200; ++t) {
+    for (int32_t& a : actions) a = int32_t(rng() % stepped.action_set().size());
+    stepped.step(actions.data());
+    sent.send(actions.data());
+    std::fill(actions.begin(), actions.end(), 0);  // send() took its own copy
+    sent.recv();
+    ASSERT_TRUE(outputs(stepped) == outputs(sent)) << "step " << t;
+  }
+}
+
+TEST(VecEnv, SendAndRecvOutOfOrderAreErrors) {
+  VecEnv env(tetris(), busy_config(1));
+  EXPECT_THROW(env.recv(), Error);
+  std::vector<int32_t> actions(size_t(env.num_envs()), 0);
+  env.send(actions.data());
+  EXPECT_THROW(env.send(actions.data()), Error);
+  env.recv();
+  actions[1] = 1000;
+  EXPECT_THROW(env.send(actions.data()), Error);  // checked before anything runs
+  EXPECT_THROW(env.recv(), Error);
+}
+
 TEST(VecEnv, SeedsGiveDifferentButRepeatableEpisodes) {
   VecEnv env(tetris(), busy_config(2));
   const auto first = play(env, 50);

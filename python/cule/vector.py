@@ -206,6 +206,19 @@ class VectorEnv(gymnasium.vector.VectorEnv):
             env.step(np.asarray(actions))
         return env.observations, env.rewards, env.terminated, env.truncated, self._info()
 
+    def step_async(self, actions) -> None:
+        """Starts a step and returns at once (the environments run on their
+        own threads meanwhile); ``step_wait()`` returns its results. The
+        arrays must not be read in between."""
+        stream = _current_stream(self.device) if self._on_cuda else 0
+        self._env.send(np.asarray(actions), stream=stream)
+
+    def step_wait(self):
+        """The results of the step ``step_async`` started."""
+        self._env.recv()
+        env = self._env
+        return env.observations, env.rewards, env.terminated, env.truncated, self._info()
+
     def close_extras(self, **kwargs):
         self._env = None
 

@@ -194,3 +194,20 @@ def test_unknown_game_and_missing_device():
 def test_list_games():
     games = cule.list_games()
     assert len(games) == 104 and "pong" in games and games == sorted(games)
+
+
+def test_step_async_and_step_wait_give_what_step_gives():
+    stepped = cule.make("catch", 4, repeat_action_probability=0.25)
+    sent = cule.make("catch", 4, repeat_action_probability=0.25)
+    stepped.reset(seed=2)
+    sent.reset(seed=2)
+    rng = np.random.default_rng(4)
+    for _ in range(60):
+        actions = rng.integers(stepped.single_action_space.n, size=4)
+        a = stepped.step(actions)
+        sent.step_async(actions)
+        b = sent.step_wait()
+        for x, y in zip(a[:4], b[:4]):
+            assert np.array_equal(x, y)
+    with pytest.raises(ValueError, match="recv"):
+        sent.step_wait()
