@@ -50,24 +50,23 @@ class CpuStorage final : public VecEnv::Storage {
     frame_numbers_.assign(n_, 0);
   }
 
-  EnvBatch batch() const override {
-    auto* self = const_cast<CpuStorage*>(this);
-    return EnvBatch{self->consoles_.data(),
-                    self->episodes_.data(),
-                    self->pixels_.data(),
-                    self->captured_.data(),
-                    self->scratch_.data(),
-                    self->observations_.data(),
-                    final_observations_.empty() ? nullptr : self->final_observations_.data(),
-                    self->rewards_.data(),
-                    self->terminated_.data(),
-                    self->truncated_.data(),
-                    self->autoreset_.data(),
-                    self->lives_.data(),
-                    self->episode_frames_.data(),
-                    self->frame_numbers_.data(),
-                    self->episode_returns_.data(),
-                    self->episode_lengths_.data()};
+  EnvBatch batch() override {
+    return EnvBatch{consoles_.data(),
+                    episodes_.data(),
+                    pixels_.data(),
+                    captured_.data(),
+                    scratch_.data(),
+                    observations_.data(),
+                    final_observations_.empty() ? nullptr : final_observations_.data(),
+                    rewards_.data(),
+                    terminated_.data(),
+                    truncated_.data(),
+                    autoreset_.data(),
+                    lives_.data(),
+                    episode_frames_.data(),
+                    frame_numbers_.data(),
+                    episode_returns_.data(),
+                    episode_lengths_.data()};
   }
 
   ModeStatus reset(const uint8_t* mask, const uint64_t* seeds, int mode, int difficulty,

@@ -89,7 +89,7 @@ class CudaStorage final : public VecEnv::Storage {
     check_cuda(cudaDeviceSynchronize(), "device set-up");
   }
 
-  EnvBatch batch() const override {
+  EnvBatch batch() override {
     return EnvBatch{
         consoles_.data,
         episodes_.data,

@@ -19,7 +19,7 @@ class VecEnv::Storage {
   virtual ~Storage() = default;
 
   //! The buffers (host or device pointers), fixed for the storage's life.
-  virtual EnvBatch batch() const = 0;
+  virtual EnvBatch batch() = 0;
 
   //! Resets the environments where mask[i] != 0 (all when null); those with
   //! a seed (seeds[i], one per environment, or null for none) are rebuilt
