@@ -124,18 +124,20 @@ struct ManagedTensor {
   void* manager_ctx;
   void (*deleter)(ManagedTensor* self);
 };
+constexpr int32_t kCpu = 1;
 constexpr int32_t kCuda = 2;
 }  // namespace dlpack
 
 // A VecEnv buffer in CUDA memory, exported without a copy through
 // __cuda_array_interface__ (v3) and __dlpack__, with the env's stream order.
 struct CudaBuffer {
-  py::object owner;  // the VecEnv
+  py::object owner;  // the VecEnv (a numpy array for _host_buffer_for_tests)
   const void* data;
   std::vector<int64_t> shape;
   char kind;  // numpy's: 'u', 'i', 'f', 'b'
   int itemsize;
   int device;
+  int32_t device_type = dlpack::kCuda;  // kCpu only for _host_buffer_for_tests
 
   std::string typestr() const {
     return std::string(itemsize == 1 ? "|" : "<") + kind + std::to_string(itemsize);
@@ -150,6 +152,7 @@ struct DlpackContext {
 // Waits for the env's queued work on `stream` (DLPack's convention: None or
 // 1 is the legacy default stream, 2 the per-thread one, -1 no ordering).
 void order_env_before(const CudaBuffer& b, const py::object& stream) {
+  if (b.device_type != dlpack::kCuda) return;
   int64_t s = stream.is_none() ? 1 : stream.cast<int64_t>();
   if (s == -1) return;
   auto& env = b.owner.cast<cule::VecEnv&>();
@@ -161,7 +164,7 @@ py::capsule to_dlpack(const CudaBuffer& b, const py::object& stream) {
   auto* context = new DlpackContext{b.shape, b.owner};
   auto* managed = new dlpack::ManagedTensor{};
   managed->dl_tensor.data = const_cast<void*>(b.data);
-  managed->dl_tensor.device = {dlpack::kCuda, b.device};
+  managed->dl_tensor.device = {b.device_type, b.device};
   managed->dl_tensor.ndim = int32_t(b.shape.size());
   const uint8_t code = b.kind == 'i' ? 0 : b.kind == 'u' ? 1 : b.kind == 'f' ? 2 : 6;
   managed->dl_tensor.dtype = {code, uint8_t(8 * b.itemsize), 1};
@@ -182,6 +185,21 @@ py::capsule to_dlpack(const CudaBuffer& b, const py::object& stream) {
 }
 
 void bind_cuda_buffer(py::module_& m) {
+  // The same export over host memory, so that CPU-only CI checks the DLPack
+  // capsule (layout, dtype, lifetime) that CUDA buffers hand out.
+  m.def(
+      "_host_buffer_for_tests",
+      [](py::array array) {
+        if (!(array.flags() & py::array::c_style)) {
+          throw cule::Error("array: expected a C-contiguous array");
+        }
+        CudaBuffer b{array, array.data(), {}, array.dtype().kind(), int(array.itemsize()),
+                     0,     dlpack::kCpu};
+        for (py::ssize_t i = 0; i < array.ndim(); ++i) b.shape.push_back(array.shape(i));
+        return b;
+      },
+      py::arg("array"), "Tests only: a CudaBuffer over a numpy array's host memory.");
+
   py::class_<CudaBuffer>(m, "CudaBuffer", R"doc(
 A VecEnv buffer in CUDA device memory, rewritten in place by every step.
 torch.from_dlpack(buffer) or torch.as_tensor(buffer, device="cuda") shares it.)doc")
@@ -211,7 +229,7 @@ torch.from_dlpack(buffer) or torch.as_tensor(buffer, device="cuda") shares it.)d
                              })
       .def("__dlpack__", &to_dlpack, py::arg("stream") = py::none())
       .def("__dlpack_device__",
-           [](const CudaBuffer& b) { return py::make_tuple(dlpack::kCuda, b.device); })
+           [](const CudaBuffer& b) { return py::make_tuple(b.device_type, b.device); })
       .def(
           "copy_to_host",
           [](const CudaBuffer& b) {

@@ -68,3 +68,29 @@ def test_torch_shares_the_device_buffers_and_device_actions_step():
         env.core.check_device_errors()
     with pytest.raises(ValueError, match="int32"):
         env.step(actions.long())
+
+
+def test_dlpack_export_shares_memory_and_keeps_its_owner():
+    """The capsule CUDA buffers hand out, over host memory so that CI without
+    a GPU checks it: layout and dtypes as torch reads them, no copy, and the
+    owner kept alive by the consumer."""
+    import gc
+
+    torch = pytest.importorskip("torch")
+    for dtype in (np.uint8, np.float32, np.int32, np.int64, np.bool_):
+        array = (np.arange(24).reshape(2, 3, 4) % 3).astype(dtype)
+        buffer = _core._host_buffer_for_tests(array)
+        assert buffer.__dlpack_device__() == (1, 0)
+        tensor = torch.from_dlpack(buffer)
+        assert tuple(tensor.shape) == (2, 3, 4)
+        assert tensor.data_ptr() == array.__array_interface__["data"][0]
+        np.testing.assert_array_equal(tensor.numpy(), array)
+    array = np.full(1000, 7, np.uint8)
+    tensor = torch.from_dlpack(_core._host_buffer_for_tests(array))
+    del array
+    gc.collect()
+    assert int(tensor.sum()) == 7000
+    # A capsule nobody consumed frees what it holds.
+    capsule = _core._host_buffer_for_tests(np.zeros(3, np.uint8)).__dlpack__()
+    del capsule
+    gc.collect()
