@@ -12,29 +12,6 @@
 
 namespace cule {
 
-//! ALE's actions for player A (ale_py.Action), 0-17.
-enum class Action : uint8_t {
-  NOOP,
-  FIRE,
-  UP,
-  RIGHT,
-  LEFT,
-  DOWN,
-  UPRIGHT,
-  UPLEFT,
-  DOWNRIGHT,
-  DOWNLEFT,
-  UPFIRE,
-  RIGHTFIRE,
-  LEFTFIRE,
-  DOWNFIRE,
-  UPRIGHTFIRE,
-  UPLEFTFIRE,
-  DOWNRIGHTFIRE,
-  DOWNLEFTFIRE,
-};
-constexpr int kNumActions = 18;
-
 //! One console, set up and driven the way ALE's ALEInterface drives its own.
 //! It owns the ROM image and the frame buffers; the state and everything it
 //! does is kernels/ale_console.hpp, which the CUDA backend runs too.

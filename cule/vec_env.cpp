@@ -202,8 +202,8 @@ VecEnv::VecEnv(const Rom& rom, const EnvConfig& config)
   s.screen_height = prototype_.height();
   s.obs_type = config_.obs_type;
   s.autoreset_mode = config_.autoreset_mode;
-  s.fire_reset =
-      config_.use_fire_reset && std::count(action_set_.begin(), action_set_.end(), kAleFire) > 0;
+  s.fire_reset = config_.use_fire_reset &&
+                 std::count(action_set_.begin(), action_set_.end(), int(Action::FIRE)) > 0;
   s.episodic_life = config_.episodic_life;
   s.life_loss_info = config_.life_loss_info;
   s.reward_clipping = config_.reward_clipping;

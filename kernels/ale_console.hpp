@@ -4,7 +4,7 @@
 // CPU backend (through cule::Console) and the CUDA backend run the same code.
 //
 //   AleConsole c;                                   // trivially copyable
-//   ale_power_on(c, setup, frames, seed);           // ALE's Console constructor
+//   ale_power_on(c, setup, frames, seed, switches); // ALE's Console constructor
 //   ale_reset(c, setup, frames);                    // ALE's reset_game
 //   ale_act(c, setup, frames, action, 1.0f);        // one frame of an action
 //   ale_reward(c); ale_terminal(c); ale_lives(c, setup);
@@ -95,14 +95,10 @@ CULE_HD inline void ale_count_frame(AleConsole& c) {
   ++c.episode_frame_number;
 }
 
-//! ALE's System::reset with this reset's system RNG draws: the RIOT timer's,
-//! then one per byte of cartridge RAM.
+//! ALE's System::reset, drawing from the console's system RNG.
 CULE_HD inline void ale_system_reset(AleConsole& c, const AleSetup& s, const FrameBuffers& frames) {
-  const uint32_t timer = mt19937_next(c.system_rng);
-  console_system_reset(c.machine, s.console, frames, timer, nullptr);
-  const uint16_t cart_bytes = mapper_ram_bytes(s.console.mapper);
-  for (uint16_t i = 0; i < cart_bytes; ++i)
-    c.machine.cart.ram[i] = uint8_t(mt19937_next(c.system_rng));
+  auto draw = [&c] { return mt19937_next(c.system_rng); };
+  console_system_reset(c.machine, s.console, frames, draw);
 }
 
 //! The console as ALE's Console constructor leaves it: the system RNG seeded,
@@ -114,12 +110,8 @@ CULE_HD inline void ale_power_on(AleConsole& c, const AleSetup& s, const FrameBu
   c = AleConsole{};
   mt19937_seed(c.system_rng, kAleSystemSeed);
   mt19937_seed(c.env_rng, seed);
-  ConsoleState& m = c.machine;
-  for (int i = 0; i < 128; ++i) m.riot.ram[i] = uint8_t(mt19937_next(c.system_rng));
-  riot_reset(m.riot, mt19937_next(c.system_rng));
-  cartridge_power_on(m.cart, s.console.mapper, s.console.rom_size, nullptr, 0);
-  m.cpu.SP = 0xFF;
-  ale_system_reset(c, s, frames);
+  auto draw = [&c] { return mt19937_next(c.system_rng); };
+  console_power_on(c.machine, s.console, frames, draw);
   c.controls.switches = switches;
   if (ale_has_rules(s)) {
     // A settings object just built (ALE's constructors call reset()).

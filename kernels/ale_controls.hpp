@@ -43,8 +43,31 @@ CULE_HD inline bool uses_paddles(const ControllerSetup& s) {
   return s.left_paddles || s.right_paddles;
 }
 
-// ALE's action order: NOOP, FIRE, UP, RIGHT, LEFT, DOWN, UPRIGHT, UPLEFT,
-// DOWNRIGHT, DOWNLEFT, then the eight directions again with FIRE (10-17).
+//! ALE's actions for player A (ale_py.Action), 0-17.
+enum class Action : uint8_t {
+  NOOP,
+  FIRE,
+  UP,
+  RIGHT,
+  LEFT,
+  DOWN,
+  UPRIGHT,
+  UPLEFT,
+  DOWNRIGHT,
+  DOWNLEFT,
+  UPFIRE,
+  RIGHTFIRE,
+  LEFTFIRE,
+  DOWNFIRE,
+  UPRIGHTFIRE,
+  UPLEFTFIRE,
+  DOWNRIGHTFIRE,
+  DOWNLEFTFIRE,
+};
+constexpr int kNumActions = 18;
+
+// In ALE's action order the eight directions come twice: 2-9 without FIRE
+// and 10-17 with it.
 CULE_HD inline int action_direction(int action) { return action >= 10 ? action - 8 : action; }
 CULE_HD inline bool action_fires(int action) { return action == 1 || action >= 10; }
 CULE_HD inline bool action_up(int action) {

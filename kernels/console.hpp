@@ -3,12 +3,12 @@
 //
 // Usage:
 //   cule::ConsoleState console{};                 // trivially copyable state
-//   cule::console_power_on(console, config, frames, ram_draws, timer_draw, cart_fill);
-//   cule::console_system_reset(console, config, frames, timer_draw, cart_fill);
+//   cule::console_power_on(console, config, frames, draw);      // draw(): ALE's system RNG
+//   cule::console_system_reset(console, config, frames, draw);
 //   cule::console_run_frame(console, config, frames, inputs);  // one TV frame
 //
 // Randomness: ALE fills RIOT RAM, the RIOT timer and cartridge RAM from its
-// system RNG; the caller makes those draws (host or device) and passes them.
+// system RNG; the caller's `draw()` makes those draws (host or device).
 #pragma once
 
 #include <cstdint>
@@ -54,16 +54,6 @@ struct ConsoleState {
   uint8_t stop;                  // the frame ended: stop after this instruction
 };
 
-// The CPU's bus accesses: inlined into every opcode on the host, where that
-// is fastest; out of line on the device, where inlining them into 256
-// opcodes made ptxas take minutes per kernel (10 minutes for the step
-// kernels, against under 2 out of line) and the code too big to cache.
-#if defined(__CUDACC__)
-#define CULE_BUS_ACCESS inline __noinline__
-#else
-#define CULE_BUS_ACCESS CULE_FORCE_INLINE
-#endif
-
 //! The 6507's view of the machine. ALE decodes 64-byte pages of the 13-bit
 //! bus: A12 selects the cartridge; otherwise A7 clear is the TIA, A7 set with
 //! A9 clear is RIOT RAM and A7, A9 set the RIOT's ports and timer. Devices
@@ -74,7 +64,7 @@ struct ConsoleBus {
   const FrameBuffers& frames;
   const ConsoleInputs& inputs;
 
-  CULE_HD CULE_BUS_ACCESS uint8_t read(uint16_t address) {
+  CULE_HD CULE_HOST_INLINE uint8_t read(uint16_t address) {
     const uint16_t a = address & 0x1FFF;
     uint8_t value;
     if (a & 0x1000) {
@@ -94,7 +84,7 @@ struct ConsoleBus {
     return value;
   }
 
-  CULE_HD CULE_BUS_ACCESS void write(uint16_t address, uint8_t value) {
+  CULE_HD CULE_HOST_INLINE void write(uint16_t address, uint8_t value) {
     const uint16_t a = address & 0x1FFF;
     if (a & 0x1000) {
       write_cartridge(address, value);
@@ -148,13 +138,13 @@ CULE_HD inline void console_rebase_cycles(ConsoleState& c, const ConsoleConfig& 
 }
 
 //! ALE's System::reset: devices to their reset state, then the CPU from the
-//! reset vector. `timer_draw` and `cart_fill` are this reset's system RNG
-//! draws (the RIOT's, then one byte per cartridge RAM byte).
-CULE_HD inline void console_system_reset(ConsoleState& c, const ConsoleConfig& config,
-                                         const FrameBuffers& frames, uint32_t timer_draw,
-                                         const uint8_t* cart_fill) {
+//! reset vector. `draw()` is ALE's system RNG: this reset draws the RIOT's
+//! timer, then one byte per byte of cartridge RAM.
+template <class Draw>
+CULE_HD void console_system_reset(ConsoleState& c, const ConsoleConfig& config,
+                                  const FrameBuffers& frames, Draw& draw) {
   console_rebase_cycles(c, config);
-  riot_reset(c.riot, timer_draw);
+  riot_reset(c.riot, draw());
   // The TIA keeps which buffer it draws into and whether a frame is under way.
   const Tia previous = c.tia;
   tia_reset(c.tia, config.tia, frames, c.cpu.cycles);
@@ -163,7 +153,9 @@ CULE_HD inline void console_system_reset(ConsoleState& c, const ConsoleConfig& c
   c.tia.frame_greyed = previous.frame_greyed;
   c.tia.scanline_count_for_last_frame = previous.scanline_count_for_last_frame;
   c.tia.current_scanline = previous.current_scanline;
-  cartridge_reset(c.cart, config.mapper, cart_fill, c.cpu.cycles);
+  const uint16_t cart_bytes = mapper_ram_bytes(config.mapper);
+  for (uint16_t i = 0; i < cart_bytes; ++i) c.cart.ram[i] = uint8_t(draw());
+  cartridge_reset(c.cart, config.mapper, nullptr, c.cpu.cycles);
   const ConsoleInputs idle{
       0xFF,
       0xFF,
@@ -172,18 +164,18 @@ CULE_HD inline void console_system_reset(ConsoleState& c, const ConsoleConfig& c
   cpu_reset(c.cpu, bus);
 }
 
-//! A console as ALE builds it: RIOT RAM from 128 draws, the RIOT's timer from
-//! the next, a fresh cartridge, and the first System::reset.
-CULE_HD inline void console_power_on(ConsoleState& c, const ConsoleConfig& config,
-                                     const FrameBuffers& frames, const uint8_t* ram_draws,
-                                     uint32_t construction_timer_draw, uint32_t reset_timer_draw,
-                                     const uint8_t* cart_fill) {
+//! A console as ALE builds it, drawing from `draw()` (ALE's system RNG): RIOT
+//! RAM from 128 draws, the RIOT's timer from the next, a fresh cartridge, and
+//! the first System::reset.
+template <class Draw>
+CULE_HD void console_power_on(ConsoleState& c, const ConsoleConfig& config,
+                              const FrameBuffers& frames, Draw& draw) {
   c = ConsoleState{};
-  for (int i = 0; i < 128; ++i) c.riot.ram[i] = ram_draws[i];
-  riot_reset(c.riot, construction_timer_draw);
+  for (int i = 0; i < 128; ++i) c.riot.ram[i] = uint8_t(draw());
+  riot_reset(c.riot, draw());
   cartridge_power_on(c.cart, config.mapper, config.rom_size, nullptr, 0);
   c.cpu.SP = 0xFF;
-  console_system_reset(c, config, frames, reset_timer_draw, cart_fill);
+  console_system_reset(c, config, frames, draw);
 }
 
 //! Runs the console for one TV frame (ALE's TIA::update): up to 25,000

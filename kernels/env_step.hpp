@@ -38,8 +38,7 @@ enum class AutoresetMode : uint8_t {
   disabled,   //!< only reset(mask) resets it
 };
 
-constexpr int kAleFire = 1;
-constexpr int kMaxActions = 18;
+constexpr int kMaxActions = kNumActions;
 
 //! A batch's options and geometry, read-only while it runs (pointers are
 //! host or device memory, as the backend's).
@@ -224,7 +223,7 @@ CULE_HD CULE_DEVICE_NOINLINE ModeStatus env_reset(const EnvSetup& s, const EnvBa
   // ALE's soft reset leaves NOOP as the previous action.
   ModeStatus status = ale_reset(c, s.ale, frames);
   e.previous_action = 0;
-  if (s.fire_reset) env_emulate_frame(s, c, e, frames, kAleFire, 1.0f);
+  if (s.fire_reset) env_emulate_frame(s, c, e, frames, int(Action::FIRE), 1.0f);
   int noops = 0;
   if (s.noop_max > 0) {
     const uint32_t bits = random_u32(e.seed, random_key(0, RandomStream::noop), e.resets);

@@ -21,6 +21,7 @@
 
 #include <cstdint>
 
+#include "kernels/ale_controls.hpp"
 #include "kernels/game_rules.hpp"
 #include "kernels/hd.hpp"
 
@@ -49,13 +50,13 @@ enum class ModeStatus : uint8_t {
 namespace game_modes_detail {
 
 // ALE's player A actions used by the settings.
-constexpr int kNoop = 0;
-constexpr int kFire = 1;
-constexpr int kUp = 2;
-constexpr int kRight = 3;
-constexpr int kLeft = 4;
-constexpr int kDown = 5;
-constexpr int kUpFire = 10;
+constexpr int kNoop = int(Action::NOOP);
+constexpr int kFire = int(Action::FIRE);
+constexpr int kUp = int(Action::UP);
+constexpr int kRight = int(Action::RIGHT);
+constexpr int kLeft = int(Action::LEFT);
+constexpr int kDown = int(Action::DOWN);
+constexpr int kUpFire = int(Action::UPFIRE);
 
 // ALE's readRam(offset): RIOT RAM at 0x80 + (offset & 0x7F).
 template <class Ctx>

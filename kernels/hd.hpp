@@ -6,6 +6,7 @@
 #define CULE_FORCE_INLINE __forceinline__
 #define CULE_NOINLINE __noinline__
 #define CULE_DEVICE_NOINLINE inline __noinline__
+#define CULE_HOST_INLINE inline __noinline__
 #else
 #define CULE_HD
 #define CULE_FORCE_INLINE inline __attribute__((always_inline))
@@ -14,4 +15,9 @@
 // and compile time (the console, the game rules and the reset are called
 // from several places of one kernel); inlined on the host, where it is fast.
 #define CULE_DEVICE_NOINLINE inline
+// Forced inline on the host, out of line on the device: the CPU's bus
+// accesses, inlined into its 256 opcodes on the host where that is fastest;
+// on the device that made ptxas take ~10 minutes for the step kernels
+// (under 2 out of line) and the code too big to cache.
+#define CULE_HOST_INLINE CULE_FORCE_INLINE
 #endif
