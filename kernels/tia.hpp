@@ -141,8 +141,9 @@ CULE_HD inline int playfield_bit(int hpos, bool reflect) {
   return (q >= 4 && q < 12) ? 15 - q : q;  // PF1 is drawn from its high bit
 }
 
-// ALE's resolution of overlapping objects into one of the four colours.
-CULE_HD inline uint8_t priority_colour(uint8_t enabled, bool right_half) {
+// ALE's resolution of overlapping objects into one of the four colour
+// registers (0 background, 1 playfield, 2 player 0, 3 player 1).
+CULE_HD constexpr uint8_t priority_colour(uint8_t enabled, bool right_half) {
   if (enabled & kPriorityBit) {
     uint8_t colour = 0;
     if (enabled & (kP1Bit | kM1Bit)) colour = 3;
@@ -158,6 +159,32 @@ CULE_HD inline uint8_t priority_colour(uint8_t enabled, bool right_half) {
   return colour;
 }
 
+// priority_colour as a table: entry (right half) * 256 + enabled, where
+// enabled is the objects (bits 0-5) with CTRLPF's priority and score bits.
+struct PriorityTable {
+  uint8_t colour[512];
+};
+
+CULE_HD constexpr PriorityTable make_priority_table() {
+  PriorityTable table{};
+  for (int i = 0; i < 512; ++i) table.colour[i] = priority_colour(uint8_t(i & 0xFF), i >= 256);
+  return table;
+}
+
+// Device code reads its own copy, in device memory.
+#if defined(__CUDACC__)
+static __device__ constexpr PriorityTable kPriorityTableDevice = make_priority_table();
+#endif
+inline constexpr PriorityTable kPriorityTableHost = make_priority_table();
+
+CULE_HD inline const uint8_t* priority_table() {
+#if defined(__CUDA_ARCH__)
+  return kPriorityTableDevice.colour;
+#else
+  return kPriorityTableHost.colour;
+#endif
+}
+
 // The collision latches set by a set of overlapping objects (CXM0P.. CXPPMM bit order).
 CULE_HD inline uint16_t collisions_of(uint8_t e) {
   const bool p0 = e & kP0Bit, m0 = e & kM0Bit, p1 = e & kP1Bit, m1 = e & kM1Bit, bl = e & kBLBit,
@@ -166,6 +193,27 @@ CULE_HD inline uint16_t collisions_of(uint8_t e) {
       (m0 && p1) << 0 | (m0 && p0) << 1 | (m1 && p0) << 2 | (m1 && p1) << 3 | (p0 && pf) << 4 |
       (p0 && bl) << 5 | (p1 && pf) << 6 | (p1 && bl) << 7 | (m0 && pf) << 8 | (m0 && bl) << 9 |
       (m1 && pf) << 10 | (m1 && bl) << 11 | (bl && pf) << 12 | (p0 && p1) << 13 | (m0 && m1) << 14);
+}
+
+// Sets of objects, as bits of a 64-bit word indexed by the set, that hold
+// fewer than two objects and so collide with nothing: {}, and each alone.
+constexpr uint64_t kLoneObjectSets = 1ull << 0 | 1ull << kP0Bit | 1ull << kM0Bit | 1ull << kP1Bit |
+                                     1ull << kM1Bit | 1ull << kBLBit | 1ull << kPFBit;
+
+// The collision latches set by every set of objects marked in `seen`.
+CULE_HD inline uint16_t collisions_of_sets(uint64_t seen) {
+  seen &= ~kLoneObjectSets;
+  uint16_t latches = 0;
+  while (seen) {
+#if defined(__CUDA_ARCH__)
+    const int set = __ffsll(static_cast<long long>(seen)) - 1;
+#else
+    const int set = __builtin_ctzll(seen);
+#endif
+    latches |= collisions_of(uint8_t(set));
+    seen &= seen - 1;
+  }
+  return latches;
 }
 
 // Position change applied by HMOVE written at CPU cycle x (0-75) of the line,
@@ -230,124 +278,156 @@ CULE_HD inline void refresh_ball_enable(Tia& tia) {
 // from an object's position falls in [first, first + width): j is the offset
 // into that stretch. `start` is the span's first offset, (hpos - position)
 // mod 160; a span of up to 160 pixels may wrap past offset 159 once.
+// Returns whether any pixel was marked.
 template <class Mark>
-CULE_HD CULE_FORCE_INLINE void for_stretch(int start, int count, int first, int width, Mark mark) {
+CULE_HD CULE_FORCE_INLINE bool for_stretch(int start, int count, int first, int width, Mark mark) {
   const int end = first + width;
   const int lo = first > start ? first : start;
   const int hi_span = start + count < kScreenWidth ? start + count : kScreenWidth;
   const int hi = end < hi_span ? end : hi_span;
+  bool marked = lo < hi;
   for (int d = lo; d < hi; ++d) mark(d - start, d - first);
   if (start + count > kScreenWidth) {
     const int wrapped_hi = end < start + count - kScreenWidth ? end : start + count - kScreenWidth;
+    marked |= first < wrapped_hi;
     for (int d = first; d < wrapped_hi; ++d) mark(d + kScreenWidth - start, d - first);
   }
+  return marked;
 }
 
 // Marks a player's pixels: 8 graphics bits per copy, high bit first; double
 // and quad players are one copy, stretched, starting one pixel late.
-CULE_HD inline void mark_player(uint8_t* bits, uint8_t bit, int start, int count, uint8_t grp,
+// Returns whether the span meets a copy.
+CULE_HD inline bool mark_player(uint8_t* bits, uint8_t bit, int start, int count, uint8_t grp,
                                 uint8_t nusiz, bool first_copy_hidden) {
   const uint8_t number = nusiz & 0x07;
   if (number == 5 || number == 7) {
-    if (first_copy_hidden) return;
+    if (first_copy_hidden) return false;
     const int shift = number == 5 ? 1 : 2;
-    for_stretch(start, count, 1, 8 << shift, [&](int i, int j) {
+    return for_stretch(start, count, 1, 8 << shift, [&](int i, int j) {
       if (grp & (0x80 >> (j >> shift))) bits[i] |= bit;
     });
-    return;
   }
   auto draw = [&](int i, int j) {
     if (grp & (0x80 >> j)) bits[i] |= bit;
   };
-  if (!first_copy_hidden) for_stretch(start, count, 0, 8, draw);
+  bool marked = !first_copy_hidden && for_stretch(start, count, 0, 8, draw);
   for (int offset = 16; offset <= 64; offset *= 2) {
-    if (has_copy_at(number, offset)) for_stretch(start, count, offset, 8, draw);
+    if (has_copy_at(number, offset)) marked |= for_stretch(start, count, offset, 8, draw);
+  }
+  return marked;
+}
+
+// Marks a missile's pixels: `width` pixels per copy. Returns whether the
+// span meets a copy.
+CULE_HD inline bool mark_missile(uint8_t* bits, uint8_t bit, int start, int count, uint8_t number,
+                                 int width) {
+  auto draw = [&](int i, int) { bits[i] |= bit; };
+  bool marked = for_stretch(start, count, 0, width, draw);
+  for (int offset = 16; offset <= 64; offset *= 2) {
+    if (has_copy_at(number, offset)) marked |= for_stretch(start, count, offset, width, draw);
+  }
+  return marked;
+}
+
+// Calls run(i, n, on) for the runs of pixels [i, i + n) of a span that one
+// playfield bit covers (4 pixels, aligned): `on` is that bit.
+template <class Run>
+CULE_HD CULE_FORCE_INLINE void for_playfield_runs(const Tia& tia, int hpos, int count, Run run) {
+  for (int i = 0; i < count;) {
+    const int x = hpos + i;
+    int n = 4 - (x & 3);
+    if (n > count - i) n = count - i;
+    run(i, n, ((tia.PF >> playfield_bit(x, tia.pf_reflect)) & 1) != 0);
+    i += n;
   }
 }
 
-// Marks a missile's pixels: `width` pixels per copy.
-CULE_HD inline void mark_missile(uint8_t* bits, uint8_t bit, int start, int count, uint8_t number,
-                                 int width) {
-  auto draw = [&](int i, int) { bits[i] |= bit; };
-  for_stretch(start, count, 0, width, draw);
-  for (int offset = 16; offset <= 64; offset *= 2) {
-    if (has_copy_at(number, offset)) for_stretch(start, count, offset, width, draw);
-  }
+CULE_HD inline void fill(uint8_t* out, int count, uint8_t value) {
+  for (int i = 0; i < count; ++i) out[i] = value;
 }
 
 // Draws `count` pixels of one scanline from hpos (when `draw`), and
 // latches collisions.
 CULE_HD inline void draw_span(Tia& tia, uint8_t* out, int hpos, int count, bool draw) {
   if (tia.VBLANK & 0x02) {
-    if (draw) {
-      for (int i = 0; i < count; ++i) out[i] = 0;
-    }
+    if (draw) fill(out, count, 0);
     return;
   }
+  const bool m0_shown = (tia.enabled_objects & kM0Bit) && tia.m0_pattern != kMissileHidden;
   if (!draw) {
     // Without pixels, only spans where two objects can meet matter.
     const int objects = (tia.PF != 0) + ((tia.enabled_objects & kBLBit) != 0) +
                         (tia.current_grp1 != 0) + ((tia.enabled_objects & kM1Bit) != 0) +
-                        (tia.current_grp0 != 0) +
-                        ((tia.enabled_objects & kM0Bit) && tia.m0_pattern != kMissileHidden);
+                        (tia.current_grp0 != 0) + m0_shown;
     if (objects < 2) return;
   }
-  // Which objects cover each pixel of the span.
+  // Which objects other than the playfield cover each pixel of the span.
   uint8_t bits[kScreenWidth];
-  if (tia.PF != 0) {
-    // One playfield bit covers 4 pixels.
-    uint8_t pf = 0;
-    for (int i = 0; i < count; ++i) {
-      if (i == 0 || ((hpos + i) & 3) == 0) {
-        pf = ((tia.PF >> playfield_bit(hpos + i, tia.pf_reflect)) & 1) ? kPFBit : 0;
-      }
-      bits[i] = pf;
-    }
-  } else {
-    for (int i = 0; i < count; ++i) bits[i] = 0;
-  }
+  fill(bits, count, 0);
+  bool marked = false;
   const uint8_t nusiz0 = tia.NUSIZ0, nusiz1 = tia.NUSIZ1;
   if (tia.enabled_objects & kBLBit) {
-    for_stretch(wrap160(hpos - tia.POSBL), count, 0, 1 << ((tia.CTRLPF & 0x30) >> 4),
-                [&](int i, int) { bits[i] |= kBLBit; });
+    marked |= for_stretch(wrap160(hpos - tia.POSBL), count, 0, 1 << ((tia.CTRLPF & 0x30) >> 4),
+                          [&](int i, int) { bits[i] |= kBLBit; });
   }
   if (tia.current_grp1) {
-    mark_player(bits, kP1Bit, wrap160(hpos - tia.POSP1), count, tia.current_grp1, nusiz1,
-                tia.p1_first_copy_hidden);
+    marked |= mark_player(bits, kP1Bit, wrap160(hpos - tia.POSP1), count, tia.current_grp1, nusiz1,
+                          tia.p1_first_copy_hidden);
   }
   if (tia.enabled_objects & kM1Bit) {
-    mark_missile(bits, kM1Bit, wrap160(hpos - tia.POSM1), count, nusiz1 & 0x07,
-                 1 << ((nusiz1 & 0x30) >> 4));
+    marked |= mark_missile(bits, kM1Bit, wrap160(hpos - tia.POSM1), count, nusiz1 & 0x07,
+                           1 << ((nusiz1 & 0x30) >> 4));
   }
   if (tia.current_grp0) {
-    mark_player(bits, kP0Bit, wrap160(hpos - tia.POSP0), count, tia.current_grp0, nusiz0,
-                tia.p0_first_copy_hidden);
+    marked |= mark_player(bits, kP0Bit, wrap160(hpos - tia.POSP0), count, tia.current_grp0, nusiz0,
+                          tia.p0_first_copy_hidden);
   }
-  if ((tia.enabled_objects & kM0Bit) && tia.m0_pattern != kMissileHidden) {
+  if (m0_shown) {
     const int size =
         tia.m0_pattern == kMissileStretched ? ((nusiz0 & 0x30) >> 4) | 1 : (nusiz0 & 0x30) >> 4;
-    mark_missile(bits, kM0Bit, wrap160(hpos - tia.POSM0), count, nusiz0 & 0x07, 1 << size);
+    marked |=
+        mark_missile(bits, kM0Bit, wrap160(hpos - tia.POSM0), count, nusiz0 & 0x07, 1 << size);
   }
-  if (!draw) {
-    for (int i = 0; i < count; ++i) {
-      const uint8_t enabled = bits[i];
-      if (enabled & (enabled - 1)) tia.collision |= collisions_of(enabled);
+  // Colour registers by set of objects, for this CTRLPF; right half at +256.
+  const uint8_t* const colour = priority_table() + tia.playfield_priority_and_score;
+  if (!marked) {
+    // Playfield and background only: nothing collides.
+    if (!draw) return;
+    if (tia.PF == 0) {
+      fill(out, count, tia.color[0]);
+      return;
     }
+    const uint8_t background = tia.color[0];
+    for_playfield_runs(tia, hpos, count, [&](int i, int n, bool on) {
+      fill(out + i, n, on ? tia.color[colour[(hpos + i >= 80 ? 256 : 0) + kPFBit]] : background);
+    });
     return;
   }
-  const bool score_mode = (tia.playfield_priority_and_score & kScoreBit) != 0;
-  for (int i = 0; i < count; ++i) {
-    const uint8_t enabled = bits[i];
-    if (enabled == 0) {
-      out[i] = tia.color[0];
-    } else if (enabled == kPFBit && !score_mode) {
-      out[i] = tia.color[1];
-    } else {
-      if (enabled & (enabled - 1)) tia.collision |= collisions_of(enabled);  // two or more
-      out[i] =
-          tia.color[priority_colour(enabled | tia.playfield_priority_and_score, hpos + i >= 80)];
-    }
+  if (tia.PF != 0) {
+    for_playfield_runs(tia, hpos, count, [&](int i, int n, bool on) {
+      if (on) {
+        for (int k = i; k < i + n; ++k) bits[k] |= kPFBit;
+      }
+    });
   }
+  // Every set of objects met, as bit `set` of `seen`, for the collisions.
+  uint64_t seen = 0;
+  int right = 80 - hpos;  // the first pixel of the right half
+  right = right < 0 ? 0 : (right > count ? count : right);
+  if (draw) {
+    for (int i = 0; i < right; ++i) {
+      seen |= 1ull << bits[i];
+      out[i] = tia.color[colour[bits[i]]];
+    }
+    for (int i = right; i < count; ++i) {
+      seen |= 1ull << bits[i];
+      out[i] = tia.color[colour[256 + bits[i]]];
+    }
+  } else {
+    for (int i = 0; i < count; ++i) seen |= 1ull << bits[i];
+  }
+  tia.collision |= collisions_of_sets(seen);
 }
 
 }  // namespace tia_detail
