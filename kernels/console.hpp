@@ -68,7 +68,9 @@ struct ConsoleBus {
     const uint16_t a = address & 0x1FFF;
     uint8_t value;
     if (a & 0x1000) {
-      value = read_cartridge(address);
+      if (!cartridge_read_plain(c.cart, config.mapper, config.rom, address, value)) {
+        value = read_cartridge(address);
+      }
     } else if (cartridge_snoops(config.mapper) &&
                cartridge_snoop_read(c.cart, config.mapper, config.rom, address, value)) {
       // the cartridge answers in place of the TIA (3F)
