@@ -75,6 +75,14 @@ CULE_HD inline uint8_t saturate_u8(float v) {
   return uint8_t(r < 0.0f ? 0.0f : (r > 255.0f ? 255.0f : r));
 }
 
+//! Whether bytes [0, n) of a and b are equal.
+CULE_HD inline bool same_bytes(const uint8_t* a, const uint8_t* b, int n) {
+  for (int i = 0; i < n; ++i) {
+    if (a[i] != b[i]) return false;
+  }
+  return true;
+}
+
 //! Shrinks a `Channels`-colour image (src_height rows of src_width pixels,
 //! `src` row after row) into `out` (dst_height x dst_width x Channels).
 //! `row` and `sum` are scratch of dst_width * Channels floats each.
@@ -103,26 +111,39 @@ CULE_HD void area_resize(const AreaResize& r, const uint8_t* src, uint8_t* out, 
     }
     return;
   }
+  const uint8_t* summed = nullptr;  // the source row whose sums `row` holds
   for (int t = 0; t < r.y_count; ++t) {
     const AreaTap ty = r.y_taps[t];
-    // A source row on the border of two output rows is summed once.
-    if (t == 0 || r.y_taps[t - 1].src != ty.src) {
-      const uint8_t* line = src + ty.src * src_stride;
-      for (int i = 0; i < width; ++i) row[i] = 0.0f;
+    const uint8_t* line = src + ty.src * src_stride;
+    // A source row on the border of two output rows, or equal to the row
+    // summed before it (as runs of Atari scanlines often are), is summed once.
+    if (summed != line && !(summed && same_bytes(summed, line, src_stride))) {
+      summed = line;
+      // The taps of one output pixel are consecutive: each sum is built in
+      // a register, in the order (and so with the roundings) of adding them
+      // one by one to zero.
+      float acc[Channels] = {};
+      int dst = r.x_taps[0].dst;
       for (int k = 0; k < r.x_count; ++k) {
         const AreaTap tx = r.x_taps[k];
-        for (int c = 0; c < Channels; ++c) {
-          row[tx.dst * Channels + c] += tx.weight * float(line[tx.src * Channels + c]);
+        if (tx.dst != dst) {
+          for (int c = 0; c < Channels; ++c) {
+            row[dst * Channels + c] = acc[c];
+            acc[c] = 0.0f;
+          }
+          dst = tx.dst;
         }
+        for (int c = 0; c < Channels; ++c) acc[c] += tx.weight * float(line[tx.src * Channels + c]);
       }
+      for (int c = 0; c < Channels; ++c) row[dst * Channels + c] = acc[c];
     }
     const bool first = t == 0 || r.y_taps[t - 1].dst != ty.dst;
     for (int i = 0; i < width; ++i)
       sum[i] = first ? ty.weight * row[i] : sum[i] + ty.weight * row[i];
     const bool last = t + 1 == r.y_count || r.y_taps[t + 1].dst != ty.dst;
     if (last) {
-      uint8_t* line = out + ty.dst * width;
-      for (int i = 0; i < width; ++i) line[i] = saturate_u8(sum[i]);
+      uint8_t* out_line = out + ty.dst * width;
+      for (int i = 0; i < width; ++i) out_line[i] = saturate_u8(sum[i]);
     }
   }
 }
