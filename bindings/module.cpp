@@ -372,6 +372,8 @@ cule::EnvConfig env_config(int num_envs, const py::kwargs& options) {
       c.autoreset_mode = cule::autoreset_mode_from_string(v.cast<std::string>());
     else if (key == "seed")
       c.seed = v.cast<uint64_t>();
+    else if (key == "draw_all_frames")
+      c.draw_all_frames = v.cast<bool>();
     else if (key == "device") {
       const std::string d = v.cast<std::string>();
       if (d == "cpu")

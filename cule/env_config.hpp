@@ -65,6 +65,11 @@ struct EnvConfig {
   //! Environment i draws its random numbers from seed + i.
   uint64_t seed = 0;
 
+  //! Draw every emulated frame, as ALE does, not only the two a step
+  //! observes. Results are the same either way (a step whose skipped
+  //! drawing could show is run again, drawn); this is for checking that.
+  bool draw_all_frames = false;
+
   //! Gymnasium's ALE/<Game>-v5 (ale_py.env.AtariEnv as registered): frame
   //! skip 4, sticky actions 0.25, minimal actions, 108,000 frames, 210 x 160
   //! RGB frames, no max-pool, stacking, no-ops, fire reset or clipping.

@@ -32,6 +32,7 @@ class CpuStorage final : public VecEnv::Storage {
       : setup_(setup), prototype_(prototype), n_(size_t(num_envs)), pool_(pool) {
     consoles_.resize(n_);
     episodes_.resize(n_);
+    if (!setup.draw_all_frames) saves_.resize(n_);
     pixels_.assign(n_ * 2 * setup.screen_pixels, 0);
     captured_.assign(n_ * 2 * size_t(setup.capture_bytes), 0);
     scratch_.assign(n_ * size_t(setup.scratch_floats), 0.0f);
@@ -53,6 +54,7 @@ class CpuStorage final : public VecEnv::Storage {
   EnvBatch batch() override {
     return EnvBatch{consoles_.data(),
                     episodes_.data(),
+                    saves_.empty() ? nullptr : saves_.data(),
                     pixels_.data(),
                     captured_.data(),
                     scratch_.data(),
@@ -153,6 +155,7 @@ class CpuStorage final : public VecEnv::Storage {
   ThreadPool& pool_;
   std::vector<AleConsole> consoles_;
   std::vector<EnvEpisode> episodes_;
+  std::vector<EnvSave> saves_;
   std::vector<uint8_t> pixels_, captured_;
   std::vector<float> scratch_;
   std::vector<uint8_t> observations_, final_observations_;
@@ -208,6 +211,7 @@ VecEnv::VecEnv(const Rom& rom, const EnvConfig& config)
   s.life_loss_info = config_.life_loss_info;
   s.reward_clipping = config_.reward_clipping;
   s.maxpool = config_.maxpool;
+  s.draw_all_frames = config_.draw_all_frames;
 
   const int height = s.screen_height;
   if (config_.obs_type == ObsType::ram) {

@@ -53,6 +53,7 @@ class CudaStorage final : public VecEnv::Storage {
         seeds_(n_),
         consoles_(n_),
         episodes_(n_),
+        saves_(host_setup.draw_all_frames ? 1 : n_),
         pixels_(n_ * 2 * host_setup.screen_pixels),
         captured_(n_ * 2 * size_t(host_setup.capture_bytes) + 1),
         scratch_(n_ * size_t(host_setup.scratch_floats) + 1),
@@ -93,6 +94,7 @@ class CudaStorage final : public VecEnv::Storage {
     return EnvBatch{
         consoles_.data,
         episodes_.data,
+        setup_.draw_all_frames ? nullptr : saves_.data,
         pixels_.data,
         captured_.data,
         scratch_.data,
@@ -248,6 +250,7 @@ class CudaStorage final : public VecEnv::Storage {
   DeviceArray<uint64_t> seeds_;
   DeviceArray<AleConsole> consoles_;
   DeviceArray<EnvEpisode> episodes_;
+  DeviceArray<EnvSave> saves_;
   DeviceArray<uint8_t> pixels_, captured_;
   DeviceArray<float> scratch_;
   DeviceArray<uint8_t> observations_, final_observations_;

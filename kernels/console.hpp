@@ -186,7 +186,8 @@ CULE_HD CULE_DEVICE_NOINLINE void console_run_frame(ConsoleState& c, const Conso
                                                     const FrameBuffers& frames,
                                                     const ConsoleInputs& inputs) {
   Tia& tia = c.tia;
-  if (!tia.partial_frame) {
+  const bool new_frame = !tia.partial_frame;
+  if (new_frame) {
     // Keep the beam's place on its scanline: games may position objects
     // during VSYNC.
     const uint32_t clocks = tia_clocks_into_frame(tia, c.cpu.cycles) % kClocksPerScanline;
@@ -200,8 +201,25 @@ CULE_HD CULE_DEVICE_NOINLINE void console_run_frame(ConsoleState& c, const Conso
     cpu_step(c.cpu, bus);
   }
   tia.current_scanline = int32_t(tia_clocks_into_frame(tia, c.cpu.cycles) / kClocksPerScanline);
+  uint32_t& undrawn = tia.undrawn_pixels[tia.current_buffer];
+  const uint32_t frame_pixels = uint32_t(kScreenWidth * config.tia.height);
+  if (frames.draw) {
+    // A new frame rewrites its buffer up to where the beam stopped.
+    if (new_frame && tia.frame_pixel >= undrawn) undrawn = 0;
+  } else {
+    // ALE would have drawn up to the beam, and up to 8 HMOVE-blank pixels
+    // past it.
+    const uint32_t stale = tia.frame_pixel + 8 < frame_pixels ? tia.frame_pixel + 8 : frame_pixels;
+    if (stale > undrawn) undrawn = stale;
+  }
   if (tia.partial_frame) {
-    if (!tia.frame_greyed) tia_grey_out_frame(tia, config.tia, frames, c.cpu.cycles);
+    if (!tia.frame_greyed) {
+      if (frames.draw && !frames.may_redo) {
+        tia_grey_out_frame(tia, config.tia, frames, c.cpu.cycles);
+      } else {
+        undrawn = frame_pixels;  // the grey-out reaches the bottom of the frame
+      }
+    }
     tia.frame_greyed = 1;
   } else {
     tia.scanline_count_for_last_frame = tia.current_scanline;

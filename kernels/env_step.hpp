@@ -68,6 +68,7 @@ struct EnvSetup {
   uint8_t reward_clipping;
   uint8_t maxpool;
   uint8_t resize;
+  uint8_t draw_all_frames;  //!< draw the frames no observation uses too, as ALE (same results)
 };
 
 //! One environment's bookkeeping around its console.
@@ -85,10 +86,17 @@ struct EnvEpisode {
   uint8_t needs_reset;  //!< next_step: the last step ended an episode
 };
 
+//! An environment as a step found it, to run the step again.
+struct EnvSave {
+  AleConsole console;
+  EnvEpisode episode;
+};
+
 //! The batch's buffers, environment after environment (host or device).
 struct EnvBatch {
   AleConsole* consoles;
   EnvEpisode* episodes;
+  EnvSave* saves;     //!< unless draw_all_frames (else null)
   uint8_t* pixels;    //!< 2 x screen_pixels each: the consoles' frame buffers
   uint8_t* captured;  //!< 2 x capture_bytes each: the step's last two frames
   float* scratch;     //!< scratch_floats each
@@ -261,6 +269,49 @@ CULE_HD CULE_DEVICE_NOINLINE ModeStatus env_reset(const EnvSetup& s, const EnvBa
   return status;
 }
 
+//! What env_step_frames did.
+struct StepFrames {
+  int32_t reward;
+  bool exact;  //!< the captured frames and both frame buffers are ALE's
+};
+
+//! The frames of one agent step of environment i, with its rewards and
+//! episode end, capturing the last two. Unless `draw_all`, the frames
+//! before those two are run without drawing, which is exact unless a frame
+//! ends partial (its grey-out reads the buffer) or a drawn frame ends short
+//! of what an undrawn one before it reached: then this stops and says so.
+CULE_HD inline StepFrames env_step_frames(const EnvSetup& s, const EnvBatch& b, int i,
+                                          int ale_action, float paddle_strength, bool draw_all) {
+  AleConsole& c = b.consoles[i];
+  EnvEpisode& e = b.episodes[i];
+  const Tia& tia = c.machine.tia;
+  FrameBuffers drawn = env_frame_buffers(s, b, i);
+  drawn.may_redo = !draw_all;
+  FrameBuffers undrawn = drawn;
+  undrawn.draw = 0;
+  int32_t reward = 0;
+  for (int left = s.frameskip; left > 0; --left) {
+    env_emulate_frame(s, c, e, draw_all || left <= 2 ? drawn : undrawn, ale_action,
+                      paddle_strength);
+    if (!draw_all && tia.partial_frame) return {reward, false};
+    reward += ale_reward(c);
+    e.game_over = ale_terminal(c);
+    ++e.elapsed_frames;
+    const int32_t lives = ale_lives(c, s.ale);
+    e.life_lost = lives < e.lives && lives > 0;
+    // A frame that ends the episode is not captured (AtariVectorEnv's
+    // order): the observation keeps the frames captured before it.
+    if (env_episode_over(s, e)) break;
+    if (left <= 2) {
+      if (tia.undrawn_pixels[tia.current_buffer] != 0) return {reward, false};
+      env_capture(s, b, i, left - 1);
+    }
+  }
+  // The next step starts from buffers as ALE's (an episode may end before
+  // the drawn frames).
+  return {reward, draw_all || (tia.undrawn_pixels[0] == 0 && tia.undrawn_pixels[1] == 0)};
+}
+
 //! One agent step of environment i: `action` indexes the action set (the
 //! caller has checked its range). Returns the status of a reset it ran.
 CULE_HD inline ModeStatus env_step(const EnvSetup& s, const EnvBatch& b, int i, int action,
@@ -272,21 +323,21 @@ CULE_HD inline ModeStatus env_step(const EnvSetup& s, const EnvBatch& b, int i, 
     return env_reset(s, b, i);
   }
   AleConsole& c = b.consoles[i];
-  const FrameBuffers frames = env_frame_buffers(s, b, i);
   const int ale_action = s.action_set[action];
-  int32_t reward = 0;
-  for (int left = s.frameskip; left > 0; --left) {
-    env_emulate_frame(s, c, e, frames, ale_action, paddle_strength);
-    reward += ale_reward(c);
-    e.game_over = ale_terminal(c);
-    ++e.elapsed_frames;
-    const int32_t lives = ale_lives(c, s.ale);
-    e.life_lost = lives < e.lives && lives > 0;
-    // A frame that ends the episode is not captured (AtariVectorEnv's
-    // order): the observation keeps the frames captured before it.
-    if (env_episode_over(s, e)) break;
-    if (left <= 2) env_capture(s, b, i, left - 1);
+  // Only the last two frames of a step are observed; with frame skip 2 or
+  // less every frame is.
+  const bool draw_all = s.draw_all_frames || s.frameskip <= 2;
+  if (!draw_all) {
+    b.saves[i].console = c;
+    b.saves[i].episode = e;
   }
+  StepFrames frames = env_step_frames(s, b, i, ale_action, paddle_strength, draw_all);
+  if (!frames.exact) {
+    c = b.saves[i].console;
+    e = b.saves[i].episode;
+    frames = env_step_frames(s, b, i, ale_action, paddle_strength, true);
+  }
+  int32_t reward = frames.reward;
   env_observe(s, b, i, true);
   e.lives = ale_lives(c, s.ale);
   e.episode_return += float(reward);

@@ -78,6 +78,10 @@ struct Tia {
   uint8_t hmove_blank_enabled;
   uint8_t cosmic_ark_enabled;
   uint8_t cosmic_ark_counter;
+  // Not ALE's: for each frame buffer, an upper bound on the pixels that
+  // frames run without drawing may have left other than ALE's (0: the
+  // buffer holds what ALE's would). Only pixels [0, n) can be affected.
+  uint32_t undrawn_pixels[2];
 
   // Registers
   uint8_t VSYNC, VBLANK, NUSIZ0, NUSIZ1, CTRLPF, REFP0, REFP1;
@@ -105,8 +109,12 @@ struct FrameBuffers {
   uint8_t* pixels;  // 2 buffers of `size` bytes each
   uint32_t size;    // 160 x rows
   // 0: frames that no one will look at; collisions are still latched but
-  // no pixel is written.
+  // no pixel is written, and Tia::undrawn_pixels records what is stale.
   uint8_t draw = 1;
+  // 1: a frame that ends partial will be run again from a saved state, so
+  // no pixel is read back (ALE's grey-out of such a frame is left to that
+  // run, and the buffer counts as stale).
+  uint8_t may_redo = 0;
   CULE_HD uint8_t* current(const Tia& tia) const { return pixels + tia.current_buffer * size; }
 };
 

@@ -186,6 +186,45 @@ TEST(VecEnv, CertainStickyActionsRepeatTheFirstActionForever) {
   }
 }
 
+// By default a step draws only the frames it observes and runs again,
+// drawing all, when the skipped drawing could show; so every output, screen
+// and RAM must equal drawing every frame, as ALE does.
+TEST(VecEnv, DrawingOnlyObservedFramesChangesNothing) {
+  EnvConfig v5 = EnvConfig::v5();
+  v5.num_envs = 3;
+  v5.max_num_frames_per_episode = 500;
+  EnvConfig odd_skip = busy_config(2);
+  odd_skip.frameskip = 5;
+  odd_skip.obs_type = ObsType::rgb;
+  odd_skip.maxpool = false;
+  odd_skip.autoreset_mode = AutoresetMode::same_step;
+  EnvConfig ram = busy_config(1);
+  ram.frameskip = 3;
+  ram.obs_type = ObsType::ram;
+  for (EnvConfig config : {busy_config(2), v5, odd_skip, ram}) {
+    SCOPED_TRACE("frameskip " + std::to_string(config.frameskip));
+    VecEnv observed_only(tetris(), config);
+    config.draw_all_frames = true;
+    VecEnv all_drawn(tetris(), config);
+    std::mt19937 rng(5);
+    std::vector<int32_t> actions(size_t(config.num_envs));
+    for (int t = 0; t < 200; ++t) {
+      for (int32_t& a : actions) a = int32_t(rng() % observed_only.action_set().size());
+      observed_only.step(actions.data());
+      all_drawn.step(actions.data());
+      ASSERT_TRUE(outputs(observed_only) == outputs(all_drawn)) << "step " << t;
+      for (int i = 0; i < config.num_envs; ++i) {
+        const size_t screen_bytes = size_t(observed_only.screen_height()) * 160;
+        ASSERT_TRUE(std::equal(observed_only.screen(i), observed_only.screen(i) + screen_bytes,
+                               all_drawn.screen(i)))
+            << "step " << t << " env " << i;
+        ASSERT_TRUE(std::equal(observed_only.ram(i), observed_only.ram(i) + 128, all_drawn.ram(i)))
+            << "step " << t << " env " << i;
+      }
+    }
+  }
+}
+
 TEST(VecEnv, ObservationShapes) {
   EnvConfig c;
   c.num_envs = 2;
