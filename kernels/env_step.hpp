@@ -142,10 +142,13 @@ CULE_HD CULE_DEVICE_NOINLINE void env_capture(const EnvSetup& s, const EnvBatch&
   const uint8_t* screen = frames.current(b.consoles[i].machine.tia);
   uint8_t* out = b.captured + (size_t(i) * 2 + size_t(which)) * size_t(s.capture_bytes);
   const int pixels = s.screen_height * kScreenWidth;
+  // Read once: the stores to `out` could otherwise alias the setup.
+  const Palette* const palette = s.palette;
   if (s.channels == 1) {
-    for (int p = 0; p < pixels; ++p) out[p] = s.palette->gray[screen[p]];
+    const uint8_t* const gray = palette->gray;
+    for (int p = 0; p < pixels; ++p) out[p] = gray[screen[p]];
   } else {
-    for (int p = 0; p < pixels; ++p) palette_rgb(s.palette, screen[p], out + 3 * p);
+    for (int p = 0; p < pixels; ++p) palette_rgb(palette, screen[p], out + 3 * p);
   }
 }
 
