@@ -163,6 +163,51 @@ TEST(VecEnvCuda, DeviceActionsOutOfRangeAreReported) {
 #endif
 }
 
+// A step with its actions in device memory is kernel launches only, so a
+// CUDA graph can capture it: replaying the graph after writing each step's
+// actions must give what the CPU backend's steps give.
+TEST(VecEnvCuda, StepDeviceReplaysFromACudaGraph) {
+  if (!have_gpu()) GTEST_SKIP() << kNoGpu;
+#ifdef CULE_WITH_CUDA
+  EnvConfig config = EnvConfig::v5(40);
+  config.max_num_frames_per_episode = 500;  // resets inside the replays
+  config.device = Device::cpu();
+  VecEnv cpu(tetris(), config);
+  config.device = Device::cuda(0);
+  VecEnv gpu(tetris(), config);
+  const size_t n = size_t(config.num_envs);
+  cudaStream_t stream = nullptr;
+  ASSERT_EQ(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), cudaSuccess);
+  int32_t* device_actions = nullptr;
+  ASSERT_EQ(cudaMalloc(reinterpret_cast<void**>(&device_actions), n * sizeof(int32_t)),
+            cudaSuccess);
+  cudaGraph_t graph = nullptr;
+  ASSERT_EQ(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal), cudaSuccess);
+  gpu.step_device(device_actions, nullptr, stream);
+  ASSERT_EQ(cudaStreamEndCapture(stream, &graph), cudaSuccess);
+  cudaGraphExec_t step = nullptr;
+  ASSERT_EQ(cudaGraphInstantiateWithFlags(&step, graph, 0), cudaSuccess);
+  std::mt19937 rng(5);
+  std::vector<int32_t> actions(n);
+  for (int t = 1; t <= 200; ++t) {
+    for (int32_t& a : actions) a = int32_t(rng() % cpu.action_set().size());
+    cpu.step(actions.data());
+    ASSERT_EQ(cudaMemcpyAsync(device_actions, actions.data(), n * sizeof(int32_t),
+                              cudaMemcpyHostToDevice, stream),
+              cudaSuccess);
+    ASSERT_EQ(cudaGraphLaunch(step, stream), cudaSuccess);
+    ASSERT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
+    if (t % 20 == 0) expect_same_outputs(cpu, gpu, t);
+    if (HasFatalFailure()) break;
+  }
+  gpu.check_device_errors();
+  cudaGraphExecDestroy(step);
+  cudaGraphDestroy(graph);
+  cudaFree(device_actions);
+  cudaStreamDestroy(stream);
+#endif
+}
+
 TEST(VecEnvCuda, WithoutADeviceIsAClearError) {
   if (have_gpu()) GTEST_SKIP() << "a CUDA device is present";
   EnvConfig config;

@@ -94,3 +94,28 @@ def test_dlpack_export_shares_memory_and_keeps_its_owner():
     capsule = _core._host_buffer_for_tests(np.zeros(3, np.uint8)).__dlpack__()
     del capsule
     gc.collect()
+
+
+@needs_gpu
+def test_a_step_with_device_actions_replays_from_a_torch_cuda_graph():
+    torch = pytest.importorskip("torch")
+    options = dict(repeat_action_probability=0.25, max_num_frames_per_episode=500, seed=2)
+    cpu = cule.make(TETRIS, 32, device="cpu", **options)
+    gpu = cule.make(TETRIS, 32, device="cuda", **options)
+    cpu.reset(seed=4)
+    gpu.reset(seed=4)
+    torch.cuda.synchronize()
+    actions = torch.zeros(32, device="cuda", dtype=torch.int32)
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):  # captured on torch's side stream, not run
+        obs, reward, *_ = gpu.step(actions)
+    rng = np.random.default_rng(1)
+    for step in range(120):
+        chosen = rng.integers(0, cpu.single_action_space.n, 32)
+        c = cpu.step(chosen)
+        actions.copy_(torch.from_numpy(chosen.astype(np.int32)))
+        graph.replay()
+        torch.cuda.synchronize()
+        np.testing.assert_array_equal(c[0], obs.copy_to_host(), err_msg=f"obs at step {step}")
+        np.testing.assert_array_equal(c[1], reward.copy_to_host(), err_msg=f"reward at step {step}")
+    gpu.core.check_device_errors()
