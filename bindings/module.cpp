@@ -402,9 +402,16 @@ A batch of ALE environments of one game, stepped together. Buffers are numpy
 views that every reset and step rewrites in place.)doc");
   env.def(py::init([](const py::object& rom, int num_envs, const py::kwargs& options) {
             const cule::EnvConfig config = env_config(num_envs, options);
-            cule::Rom r = rom_from(rom);
+            // One ROM, or a list of them for a batch of several games.
+            std::vector<cule::Rom> roms;
+            if (py::isinstance<py::list>(rom) || py::isinstance<py::tuple>(rom)) {
+              for (const py::handle item : rom)
+                roms.push_back(rom_from(py::reinterpret_borrow<py::object>(item)));
+            } else {
+              roms.push_back(rom_from(rom));
+            }
             py::gil_scoped_release release;
-            return std::make_unique<VecEnv>(r, config);
+            return std::make_unique<VecEnv>(roms, config);
           }),
           py::arg("rom"), py::arg("num_envs") = 1)
       .def(
@@ -485,6 +492,8 @@ views that every reset and step rewrites in place.)doc");
       .def_property_readonly("num_envs", &VecEnv::num_envs)
       .def_property_readonly("num_threads", &VecEnv::num_threads)
       .def_property_readonly("game", &VecEnv::game)
+      .def_property_readonly("games", &VecEnv::games)
+      .def("game_of", &VecEnv::game_of, py::arg("env"), "Which of `games` environment `env` plays.")
       .def_property_readonly("action_set", &VecEnv::action_set)
       .def_property_readonly("observation_shape", &VecEnv::observation_shape)
       .def_property_readonly(

@@ -28,6 +28,8 @@ struct DeviceArray {
   ~DeviceArray() { cudaFree(data); }
   DeviceArray(const DeviceArray&) = delete;
   DeviceArray& operator=(const DeviceArray&) = delete;
+  DeviceArray(DeviceArray&& other) noexcept : data(other.data) { other.data = nullptr; }
+  DeviceArray& operator=(DeviceArray&&) = delete;
 };
 
 }  // namespace cule

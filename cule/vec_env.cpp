@@ -28,8 +28,12 @@ auto slice(V& v, size_t i, size_t size) -> decltype(v.begin()) {
 // thread pool.
 class CpuStorage final : public VecEnv::Storage {
  public:
-  CpuStorage(const EnvSetup& setup, const Console& prototype, int num_envs, ThreadPool& pool)
-      : setup_(setup), prototype_(prototype), n_(size_t(num_envs)), pool_(pool) {
+  CpuStorage(const std::vector<VecEnv::Game>& games, int num_envs, ThreadPool& pool)
+      : games_(games), setup_(games.front().setup), n_(size_t(num_envs)), pool_(pool) {
+    const EnvSetup& setup = setup_;
+    for (size_t g = 0; g < games_.size(); ++g) {
+      game_of_.insert(game_of_.end(), size_t(games_[g].count), uint16_t(g));
+    }
     consoles_.resize(n_);
     episodes_.resize(n_);
     if (!setup.draw_all_frames) saves_.resize(n_);
@@ -74,16 +78,17 @@ class CpuStorage final : public VecEnv::Storage {
   ModeStatus reset(const uint8_t* mask, const uint64_t* seeds, int mode, int difficulty,
                    void*) override {
     const EnvBatch b = batch();
-    const Console::Snapshot& constructed = prototype_.constructed();
     std::vector<ModeStatus> status(n_, ModeStatus::ok);
     pool_.parallel_for(int(n_), [&](int i) {
       if (mask && !mask[i]) return;
+      const VecEnv::Game& game = games_[game_of_[size_t(i)]];
       if (seeds) {
-        status[size_t(i)] = env_rebuild(setup_, b, i, constructed.state, constructed.frames.data(),
-                                        seeds[i], mode, difficulty);
+        const Console::Snapshot& constructed = game.prototype->constructed();
+        status[size_t(i)] = env_rebuild(game.setup, b, i, constructed.state,
+                                        constructed.frames.data(), seeds[i], mode, difficulty);
       }
       b.autoreset[i] = 0;
-      const ModeStatus reset_status = env_reset(setup_, b, i);
+      const ModeStatus reset_status = env_reset(game.setup, b, i);
       if (reset_status != ModeStatus::ok) status[size_t(i)] = reset_status;
     });
     return worst(status);
@@ -93,8 +98,8 @@ class CpuStorage final : public VecEnv::Storage {
     const EnvBatch b = batch();
     std::vector<ModeStatus> status(n_, ModeStatus::ok);
     pool_.parallel_for(int(n_), [&](int i) {
-      status[size_t(i)] =
-          env_step(setup_, b, i, actions[i], paddle_strengths ? paddle_strengths[i] : 1.0f);
+      status[size_t(i)] = env_step(games_[game_of_[size_t(i)]].setup, b, i, actions[i],
+                                   paddle_strengths ? paddle_strengths[i] : 1.0f);
     });
     return worst(status);
   }
@@ -149,8 +154,9 @@ class CpuStorage final : public VecEnv::Storage {
     return ModeStatus::ok;
   }
 
-  EnvSetup setup_;
-  const Console& prototype_;
+  std::vector<VecEnv::Game> games_;
+  EnvSetup setup_;                 // the geometry, common to every game
+  std::vector<uint16_t> game_of_;  // per environment, its index in games_
   size_t n_;
   ThreadPool& pool_;
   std::vector<AleConsole> consoles_;
@@ -167,33 +173,58 @@ class CpuStorage final : public VecEnv::Storage {
 
 }  // namespace
 
-std::unique_ptr<VecEnv::Storage> make_cpu_storage(const EnvSetup& setup, const Console& prototype,
+std::unique_ptr<VecEnv::Storage> make_cpu_storage(const std::vector<VecEnv::Game>& games,
                                                   int num_envs, ThreadPool& pool) {
-  return std::make_unique<CpuStorage>(setup, prototype, num_envs, pool);
+  return std::make_unique<CpuStorage>(games, num_envs, pool);
 }
 
-VecEnv::VecEnv(const Rom& rom, const EnvConfig& config)
+VecEnv::VecEnv(const Rom& rom, const EnvConfig& config) : VecEnv(std::vector<Rom>{rom}, config) {}
+
+VecEnv::VecEnv(const std::vector<Rom>& roms, const EnvConfig& config)
     : config_(validated(config)),
-      prototype_(rom, uint32_t(config_.seed)),
       pool_(config_.device.kind == Device::Kind::cpu ? config_.num_threads : 1) {
-  if (!prototype_.has_rules()) {
-    throw Error("rom: '" + rom.name() + "' (md5 " + rom.md5() +
-                ") has no ALE game settings, so it has no rewards or episode ends; expected one "
-                "of the games cule.list_games() names");
+  if (roms.empty()) throw Error("roms: expected at least one ROM");
+  if (int(roms.size()) > config_.num_envs) {
+    throw Error("roms: " + std::to_string(roms.size()) + " games for " +
+                std::to_string(config_.num_envs) +
+                " environments; expected at most one game per environment");
   }
-  // The prototype checks the mode and difficulty (and throws).
-  if (config_.mode >= 0) prototype_.set_mode(config_.mode);
-  if (config_.difficulty >= 0) prototype_.set_difficulty(config_.difficulty);
-  game_ = rom.name();
-  if (config_.full_action_space) {
-    for (int a = 0; a < kNumActions; ++a) action_set_.push_back(a);
-  } else {
-    action_set_ = minimal_action_set(prototype_.game());
+  prototypes_.reserve(roms.size());  // the storage keeps pointers to them
+  for (const Rom& rom : roms) {
+    Console& prototype = prototypes_.emplace_back(rom, uint32_t(config_.seed));
+    if (!prototype.has_rules()) {
+      throw Error("rom: '" + rom.name() + "' (md5 " + rom.md5() +
+                  ") has no ALE game settings, so it has no rewards or episode ends; expected one "
+                  "of the games cule.list_games() names");
+    }
+    // The prototype checks the mode and difficulty (and throws).
+    if (config_.mode >= 0) prototype.set_mode(config_.mode);
+    if (config_.difficulty >= 0) prototype.set_difficulty(config_.difficulty);
+    game_names_.push_back(rom.name());
+    game_ += (game_.empty() ? "" : "+") + rom.name();
+    std::vector<int> actions;
+    if (config_.full_action_space) {
+      for (int a = 0; a < kNumActions; ++a) actions.push_back(a);
+    } else {
+      actions = minimal_action_set(prototype.game());
+    }
+    if (prototypes_.size() > 1 && actions != action_set_) {
+      throw Error("full_action_space: '" + rom.name() + "' and '" + game_names_.front() +
+                  "' have different minimal action sets; a batch of several games needs "
+                  "full_action_space=true");
+    }
+    action_set_ = actions;
+    const int height = prototype.height();
+    if (height != prototypes_.front().height()) {
+      throw Error("roms: '" + rom.name() + "' has a " + std::to_string(height) +
+                  "-line screen and '" + game_names_.front() + "' a " +
+                  std::to_string(prototypes_.front().height()) +
+                  "-line one; the games of a batch need screens of one height");
+    }
   }
 
+  // The geometry, from the first game (every game has the same).
   EnvSetup& s = setup_;
-  s.ale = prototype_.setup();
-  s.palette = &palette_for(prototype_.properties().format == TvFormat::PAL);
   s.num_actions = int32_t(action_set_.size());
   for (size_t a = 0; a < action_set_.size(); ++a) s.action_set[a] = action_set_[a];
   s.frameskip = config_.frameskip;
@@ -201,8 +232,8 @@ VecEnv::VecEnv(const Rom& rom, const EnvConfig& config)
   s.max_num_frames_per_episode = config_.max_num_frames_per_episode;
   s.noop_max = config_.noop_max;
   s.stack_num = config_.stack_num;
-  s.screen_pixels = prototype_.frame_buffers().size;
-  s.screen_height = prototype_.height();
+  s.screen_pixels = prototypes_.front().frame_buffers().size;
+  s.screen_height = prototypes_.front().height();
   s.obs_type = config_.obs_type;
   s.autoreset_mode = config_.autoreset_mode;
   s.fire_reset = config_.use_fire_reset &&
@@ -246,15 +277,34 @@ VecEnv::VecEnv(const Rom& rom, const EnvConfig& config)
   }
   s.obs_bytes = s.frame_bytes * config_.stack_num;
 
+  // Game g plays a contiguous run of environments, the runs as equal as can
+  // be: on a GPU no warp then mixes games.
+  const int n = config_.num_envs, count = int(prototypes_.size());
+  for (int g = 0; g < count; ++g) {
+    Game game{setup_, &prototypes_[size_t(g)], int(int64_t(g) * n / count), 0};
+    game.count = int(int64_t(g + 1) * n / count) - game.first;
+    game.setup.ale = game.prototype->setup();
+    game.setup.palette = &palette_for(game.prototype->properties().format == TvFormat::PAL);
+    games_.push_back(game);
+    game_of_.insert(game_of_.end(), size_t(game.count), g);
+  }
+  s.ale = games_.front().setup.ale;
+  s.palette = games_.front().setup.palette;
+
   storage_ = config_.device.kind == Device::Kind::cpu
-                 ? make_cpu_storage(setup_, prototype_, config_.num_envs, pool_)
-                 : make_cuda_storage(setup_, prototype_, config_.num_envs, config_.device.index);
+                 ? make_cpu_storage(games_, config_.num_envs, pool_)
+                 : make_cuda_storage(games_, config_.num_envs, config_.device.index);
   batch_ = storage_->batch();
   // Environment i is ALE's environment built with seed + i.
   std::vector<uint64_t> seeds(size_t(config_.num_envs));
   for (size_t i = 0; i < seeds.size(); ++i) seeds[i] = config_.seed + i;
   check_status(storage_->reset(nullptr, seeds.data(), config_.mode, config_.difficulty, nullptr));
   check_device_errors();
+}
+
+int VecEnv::game_of(int env) const {
+  check_env(env);
+  return game_of_[size_t(env)];
 }
 
 VecEnv::~VecEnv() { wait_for_sent(); }
@@ -309,8 +359,8 @@ void VecEnv::check_env(int env) const {
 
 void VecEnv::check_status(ModeStatus status) const {
   if (status == ModeStatus::ok) return;
-  throw Error("game mode: selecting " + std::to_string(prototype_.mode()) + " of '" + game_ +
-              "' failed at a reset: " +
+  throw Error("game mode: selecting " + std::to_string(prototypes_.front().mode()) + " of '" +
+              game_ + "' failed at a reset: " +
               (status == ModeStatus::gave_up ? "ALE gives up after 100 presses of SELECT"
                                              : "the game never reached it"));
 }

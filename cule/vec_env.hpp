@@ -1,4 +1,4 @@
-// A batch of environments of one game: ALE's Atari environments with
+// A batch of environments of one game (or several): ALE's Atari environments with
 // AtariVectorEnv's preprocessing, stepped together on CPU threads.
 //
 //   cule::VecEnv env(cule::Rom::load("pong.bin"), config);
@@ -33,6 +33,12 @@ class VecEnv {
   //! does not have; cule::DeviceError for a device this build or machine
   //! cannot use.
   VecEnv(const Rom& rom, const EnvConfig& config);
+  //! A batch of several games: game g plays environments [g * n / G,
+  //! (g + 1) * n / G) of n, for G games (so consecutive environments share a
+  //! game). The games must have one screen height, and one action set: the
+  //! same minimal set, or full_action_space. Each game checks the mode and
+  //! difficulty. Throws cule::Error naming the ROM that does not fit.
+  VecEnv(const std::vector<Rom>& roms, const EnvConfig& config);
   ~VecEnv();
   VecEnv(const VecEnv&) = delete;
   VecEnv& operator=(const VecEnv&) = delete;
@@ -41,7 +47,11 @@ class VecEnv {
   int num_envs() const { return config_.num_envs; }
   int num_threads() const { return pool_.size(); }
   const Device& device() const { return config_.device; }
+  //! The game's name; for several games, their names joined by '+'.
   const std::string& game() const { return game_; }
+  //! The names of the batch's games, and which one environment `env` plays.
+  const std::vector<std::string>& games() const { return game_names_; }
+  int game_of(int env) const;
   //! The ALE actions (0-17) that step()'s action indices stand for.
   const std::vector<int>& action_set() const { return action_set_; }
 
@@ -151,6 +161,14 @@ class VecEnv {
   //! are untouched. Throws cule::Error for a snapshot of another batch.
   void restore_state(const Snapshot& snapshot);
 
+  //! One game of a batch, for the backends: environments [first, first +
+  //! count) play it.
+  struct Game {
+    EnvSetup setup;  //!< host pointers; the geometry is the same for every game
+    const Console* prototype;
+    int first, count;
+  };
+
   //! Where a backend keeps the batch (host vectors or device arrays).
   class Storage;
 
@@ -166,11 +184,15 @@ class VecEnv {
 
   EnvConfig config_;
   std::string game_;
+  std::vector<std::string> game_names_;
   std::vector<int> action_set_;
   std::vector<int64_t> obs_shape_;
-  Console prototype_;  // setup, ROM image and the state every console starts from
+  // Per game: setup, ROM image and the state every console starts from.
+  std::vector<Console> prototypes_;
   std::vector<AreaTap> x_taps_, y_taps_;
-  EnvSetup setup_{};  // host pointers
+  EnvSetup setup_{};  // host pointers; the batch's geometry (the first game's setup)
+  std::vector<Game> games_;
+  std::vector<int> game_of_;  // per environment
   std::unique_ptr<Storage> storage_;
   EnvBatch batch_{};             // the storage's pointers
   void* last_stream_ = nullptr;  // where the last reset or step was queued

@@ -1,5 +1,5 @@
-// The CUDA backend of VecEnv: the batch, the ROM, the palette, the resize
-// taps and the consoles' starting state in device memory for the
+// The CUDA backend of VecEnv: the batch, the ROMs, palettes, the resize
+// taps and the consoles' starting states in device memory for the
 // environment's lifetime; resets and steps are kernel launches on the
 // caller's stream, with no copy to the host on the step path.
 #include "cule/error.hpp"
@@ -34,18 +34,57 @@ void upload(DeviceArray<T>& to, const T* from, size_t count, cudaStream_t stream
              "copy to the device");
 }
 
+// One game's part of the batch in device memory: its ROM, palette and the
+// state its consoles start from, and its setup pointing at them.
+struct DeviceGame {
+  EnvSetup setup;  // device pointers
+  int first, count;
+  DeviceArray<uint8_t> rom;
+  DeviceArray<Palette> palette;
+  DeviceArray<AleConsole> constructed;
+  DeviceArray<uint8_t> constructed_pixels;
+
+  explicit DeviceGame(const VecEnv::Game& game)
+      : setup(game.setup),
+        first(game.first),
+        count(game.count),
+        rom(game.prototype->rom().image().size()),
+        palette(1),
+        constructed(1),
+        constructed_pixels(game.prototype->constructed().frames.size()) {
+    const std::vector<uint8_t>& image = game.prototype->rom().image();
+    upload(rom, image.data(), image.size());
+    upload(palette, game.setup.palette, 1);
+    const Console::Snapshot& state = game.prototype->constructed();
+    upload(constructed, &state.state, 1);
+    upload(constructed_pixels, state.frames.data(), state.frames.size());
+    setup.ale.console.rom = rom.data;
+    setup.palette = palette.data;
+  }
+};
+
 class CudaStorage final : public VecEnv::Storage {
  public:
-  CudaStorage(const EnvSetup& host_setup, const Console& prototype, int num_envs, int device)
+  CudaStorage(const std::vector<VecEnv::Game>& games, int num_envs, int device)
+      : CudaStorage(games.front().setup, num_envs, device) {
+    games_.reserve(games.size());
+    for (const VecEnv::Game& game : games) {
+      DeviceGame& on_device = games_.emplace_back(game);
+      on_device.setup.area.x_taps = x_taps_.data;
+      on_device.setup.area.y_taps = y_taps_.data;
+    }
+    setup_ = games_.front().setup;
+    check_cuda(cudaDeviceSynchronize(), "device set-up");
+  }
+
+ private:
+  // The buffers, sized by the geometry every game shares.
+  CudaStorage(const EnvSetup& host_setup, int num_envs, int device)
       : n_(size_t(num_envs)),
         device_(device),
         setup_(host_setup),
-        rom_(prototype.rom().image().size()),
-        palette_(1),
         x_taps_(host_setup.area.x_count + 1u),
         y_taps_(host_setup.area.y_count + 1u),
-        constructed_(1),
-        constructed_pixels_(prototype.constructed().frames.size()),
         errors_(1),
         actions_(n_),
         strengths_(n_),
@@ -71,25 +110,14 @@ class CudaStorage final : public VecEnv::Storage {
         episode_lengths_(n_),
         frame_numbers_(n_),
         screen_(2 * host_setup.screen_pixels) {
-    const std::vector<uint8_t>& rom = prototype.rom().image();
-    upload(rom_, rom.data(), rom.size());
-    upload(palette_, host_setup.palette, 1);
     if (host_setup.resize) {
       upload(x_taps_, host_setup.area.x_taps, host_setup.area.x_count);
       upload(y_taps_, host_setup.area.y_taps, host_setup.area.y_count);
     }
-    const Console::Snapshot& constructed = prototype.constructed();
-    upload(constructed_, &constructed.state, 1);
-    upload(constructed_pixels_, constructed.frames.data(), constructed.frames.size());
     check_cuda(cudaMemset(errors_.data, 0, sizeof(uint32_t)), "cudaMemset");
-    // The same setup with device pointers.
-    setup_.ale.console.rom = rom_.data;
-    setup_.palette = palette_.data;
-    setup_.area.x_taps = x_taps_.data;
-    setup_.area.y_taps = y_taps_.data;
-    check_cuda(cudaDeviceSynchronize(), "device set-up");
   }
 
+ public:
   EnvBatch batch() override {
     return EnvBatch{
         consoles_.data,
@@ -119,10 +147,14 @@ class CudaStorage final : public VecEnv::Storage {
     // staged, so the caller's arrays are free again when these return.
     if (mask) upload(mask_, mask, n_, s);
     if (seeds) upload(seeds_, seeds, n_, s);
-    kernels::launch_env_reset(setup_, batch(), mask ? mask_.data : nullptr,
-                              seeds ? seeds_.data : nullptr, constructed_.data,
-                              constructed_pixels_.data, mode, difficulty, errors_.data, int(n_), s);
-    check_cuda(cudaGetLastError(), "reset launch");
+    // One launch per game, over its environments.
+    for (const DeviceGame& game : games_) {
+      kernels::launch_env_reset(game.setup, batch(), mask ? mask_.data : nullptr,
+                                seeds ? seeds_.data : nullptr, game.constructed.data,
+                                game.constructed_pixels.data, mode, difficulty, errors_.data,
+                                game.first, game.count, s);
+      check_cuda(cudaGetLastError(), "reset launch");
+    }
     return ModeStatus::ok;
   }
 
@@ -136,8 +168,11 @@ class CudaStorage final : public VecEnv::Storage {
       actions = actions_.data;
       paddle_strengths = paddle_strengths ? strengths_.data : nullptr;
     }
-    kernels::launch_env_step(setup_, batch(), actions, paddle_strengths, errors_.data, int(n_), s);
-    check_cuda(cudaGetLastError(), "step launch");
+    for (const DeviceGame& game : games_) {
+      kernels::launch_env_step(game.setup, batch(), actions, paddle_strengths, errors_.data,
+                               game.first, game.count, s);
+      check_cuda(cudaGetLastError(), "step launch");
+    }
     return ModeStatus::ok;
   }
 
@@ -237,12 +272,9 @@ class CudaStorage final : public VecEnv::Storage {
 
   size_t n_;
   int device_;
-  EnvSetup setup_;  // device pointers
-  DeviceArray<uint8_t> rom_;
-  DeviceArray<Palette> palette_;
+  EnvSetup setup_;  // the geometry, common to every game (the first game's, device pointers)
   DeviceArray<AreaTap> x_taps_, y_taps_;
-  DeviceArray<AleConsole> constructed_;
-  DeviceArray<uint8_t> constructed_pixels_;
+  std::vector<DeviceGame> games_;
   DeviceArray<uint32_t> errors_;
   DeviceArray<int32_t> actions_;
   DeviceArray<float> strengths_;
@@ -272,7 +304,7 @@ class CudaStorage final : public VecEnv::Storage {
 
 }  // namespace
 
-std::unique_ptr<VecEnv::Storage> make_cuda_storage(const EnvSetup& setup, const Console& prototype,
+std::unique_ptr<VecEnv::Storage> make_cuda_storage(const std::vector<VecEnv::Game>& games,
                                                    int num_envs, int device) {
   const int devices = cuda_device_count();
   if (device < 0 || device >= devices) {
@@ -285,12 +317,12 @@ std::unique_ptr<VecEnv::Storage> make_cuda_storage(const EnvSetup& setup, const 
   if (stack < kStackBytes) {
     check_cuda(cudaDeviceSetLimit(cudaLimitStackSize, kStackBytes), "cudaDeviceSetLimit");
   }
-  return std::make_unique<CudaStorage>(setup, prototype, num_envs, device);
+  return std::make_unique<CudaStorage>(games, num_envs, device);
 }
 
 #else
 
-std::unique_ptr<VecEnv::Storage> make_cuda_storage(const EnvSetup&, const Console&, int, int) {
+std::unique_ptr<VecEnv::Storage> make_cuda_storage(const std::vector<VecEnv::Game>&, int, int) {
   throw DeviceError(
       "device: cule was built without CUDA (configure with CULE_CUDA=ON and nvcc); use device "
       "cpu");

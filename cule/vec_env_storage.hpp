@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <vector>
 
 #include "cule/console.hpp"
 #include "cule/thread_pool.hpp"
@@ -53,13 +54,13 @@ class VecEnv::Storage {
 };
 
 //! The CPU backend: host vectors, stepped on `pool`.
-std::unique_ptr<VecEnv::Storage> make_cpu_storage(const EnvSetup& setup, const Console& prototype,
+std::unique_ptr<VecEnv::Storage> make_cpu_storage(const std::vector<VecEnv::Game>& games,
                                                   int num_envs, ThreadPool& pool);
 
 //! The CUDA backend on device `device`: every buffer, the ROM and the
 //! consoles' starting state in device memory. Throws cule::DeviceError when
 //! the build has no CUDA or the device is missing.
-std::unique_ptr<VecEnv::Storage> make_cuda_storage(const EnvSetup& setup, const Console& prototype,
+std::unique_ptr<VecEnv::Storage> make_cuda_storage(const std::vector<VecEnv::Game>& games,
                                                    int num_envs, int device);
 
 //! Bits of Storage::check_errors.

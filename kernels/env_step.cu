@@ -15,9 +15,10 @@ __device__ void report(uint32_t* errors, ModeStatus status) {
 __global__ void env_reset_kernel(EnvSetup setup, EnvBatch batch, const uint8_t* mask,
                                  const uint64_t* seeds, const AleConsole* constructed,
                                  const uint8_t* constructed_pixels, int mode, int difficulty,
-                                 uint32_t* errors, int n) {
-  const int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= n || (mask && !mask[i])) return;
+                                 uint32_t* errors, int first, int count) {
+  const int k = blockIdx.x * blockDim.x + threadIdx.x;
+  const int i = first + k;
+  if (k >= count || (mask && !mask[i])) return;
   if (seeds) {
     report(errors, env_rebuild(setup, batch, i, *constructed, constructed_pixels, seeds[i], mode,
                                difficulty));
@@ -27,9 +28,11 @@ __global__ void env_reset_kernel(EnvSetup setup, EnvBatch batch, const uint8_t* 
 }
 
 __global__ void env_step_kernel(EnvSetup setup, EnvBatch batch, const int32_t* actions,
-                                const float* paddle_strengths, uint32_t* errors, int n) {
-  const int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= n) return;
+                                const float* paddle_strengths, uint32_t* errors, int first,
+                                int count) {
+  const int k = blockIdx.x * blockDim.x + threadIdx.x;
+  const int i = first + k;
+  if (k >= count) return;
   const int32_t action = actions[i];
   if (action < 0 || action >= setup.num_actions) {
     atomicOr(errors, 1u);
@@ -43,17 +46,17 @@ __global__ void env_step_kernel(EnvSetup setup, EnvBatch batch, const int32_t* a
 void launch_env_reset(const EnvSetup& setup, const EnvBatch& batch, const uint8_t* mask,
                       const uint64_t* seeds, const AleConsole* constructed,
                       const uint8_t* constructed_pixels, int mode, int difficulty, uint32_t* errors,
-                      int num_envs, cudaStream_t stream) {
-  env_reset_kernel<<<blocks_for(num_envs), kThreadsPerBlock, 0, stream>>>(
-      setup, batch, mask, seeds, constructed, constructed_pixels, mode, difficulty, errors,
-      num_envs);
+                      int first, int count, cudaStream_t stream) {
+  env_reset_kernel<<<blocks_for(count), kThreadsPerBlock, 0, stream>>>(
+      setup, batch, mask, seeds, constructed, constructed_pixels, mode, difficulty, errors, first,
+      count);
 }
 
 void launch_env_step(const EnvSetup& setup, const EnvBatch& batch, const int32_t* actions,
-                     const float* paddle_strengths, uint32_t* errors, int num_envs,
+                     const float* paddle_strengths, uint32_t* errors, int first, int count,
                      cudaStream_t stream) {
-  env_step_kernel<<<blocks_for(num_envs), kThreadsPerBlock, 0, stream>>>(
-      setup, batch, actions, paddle_strengths, errors, num_envs);
+  env_step_kernel<<<blocks_for(count), kThreadsPerBlock, 0, stream>>>(
+      setup, batch, actions, paddle_strengths, errors, first, count);
 }
 
 }  // namespace cule::kernels

@@ -11,6 +11,9 @@
 
 namespace cule::kernels {
 
+//! Both run environments [first, first + count) of the batch, which play the
+//! game of `setup` (a batch of several games launches once per game).
+//!
 //! Resets the environments where mask[i] != 0 (all when mask is null);
 //! where seeds is not null, rebuilds each from `constructed` (state and
 //! frame buffers) with seeds[i] first. A mode selection that never ends sets
@@ -18,13 +21,13 @@ namespace cule::kernels {
 void launch_env_reset(const EnvSetup& setup, const EnvBatch& batch, const uint8_t* mask,
                       const uint64_t* seeds, const AleConsole* constructed,
                       const uint8_t* constructed_pixels, int mode, int difficulty, uint32_t* errors,
-                      int num_envs, cudaStream_t stream);
+                      int first, int count, cudaStream_t stream);
 
 //! One step of every environment. An action outside the action set leaves
 //! its environment as it was and sets bit 0 of *errors. `paddle_strengths`
 //! may be null (full strength).
 void launch_env_step(const EnvSetup& setup, const EnvBatch& batch, const int32_t* actions,
-                     const float* paddle_strengths, uint32_t* errors, int num_envs,
+                     const float* paddle_strengths, uint32_t* errors, int first, int count,
                      cudaStream_t stream);
 
 }  // namespace cule::kernels

@@ -225,6 +225,76 @@ TEST(VecEnv, DrawingOnlyObservedFramesChangesNothing) {
   }
 }
 
+Rom catch_cartridge() { return Rom::load(std::string(CULE_CARTRIDGE_DIR) + "/catch.bin"); }
+
+// A batch of two games plays each environment as a batch of its game alone
+// would, given that environment's seed.
+TEST(VecEnv, SeveralGamesPlayAsTheirOwnBatches) {
+  EnvConfig config = busy_config(2);
+  config.num_envs = 5;
+  config.full_action_space = true;
+  VecEnv both({tetris(), catch_cartridge()}, config);
+  EXPECT_EQ(both.game(), "tetris+catch");
+  EXPECT_EQ(both.games(), (std::vector<std::string>{"tetris", "catch"}));
+  const std::vector<int> game_of = {0, 0, 1, 1, 1};  // runs of 5 * g / 2 envs
+  for (int i = 0; i < 5; ++i) EXPECT_EQ(both.game_of(i), game_of[size_t(i)]);
+  config.num_envs = 2;
+  VecEnv tetris_alone(tetris(), config);
+  config.num_envs = 3;
+  config.seed += 2;  // environment 2 of the pair has seed + 2
+  VecEnv catch_alone(catch_cartridge(), config);
+
+  std::mt19937 rng(9);
+  std::vector<int32_t> actions(5);
+  int rewarded = 0;
+  for (int t = 0; t < 300; ++t) {
+    for (int32_t& a : actions) a = int32_t(rng() % kNumActions);
+    both.step(actions.data());
+    tetris_alone.step(actions.data());
+    catch_alone.step(actions.data() + 2);
+    const Outputs pair = outputs(both), first = outputs(tetris_alone),
+                  second = outputs(catch_alone);
+    const size_t bytes = size_t(both.observation_bytes());
+    ASSERT_TRUE(
+        std::equal(first.observations.begin(), first.observations.end(), pair.observations.begin()))
+        << "step " << t;
+    ASSERT_TRUE(std::equal(second.observations.begin(), second.observations.end(),
+                           pair.observations.begin() + long(2 * bytes)))
+        << "step " << t;
+    for (int i = 0; i < 5; ++i) {
+      const Outputs& alone = i < 2 ? first : second;
+      const size_t k = size_t(i < 2 ? i : i - 2);
+      ASSERT_EQ(pair.rewards[size_t(i)], alone.rewards[k]) << "step " << t << " env " << i;
+      ASSERT_EQ(pair.terminated[size_t(i)], alone.terminated[k]) << "step " << t << " env " << i;
+      ASSERT_EQ(pair.truncated[size_t(i)], alone.truncated[k]) << "step " << t << " env " << i;
+      ASSERT_EQ(pair.lives[size_t(i)], alone.lives[k]) << "step " << t << " env " << i;
+      ASSERT_EQ(pair.episode_frames[size_t(i)], alone.episode_frames[k]) << "step " << t;
+      rewarded += pair.rewards[size_t(i)] != 0.0f;
+    }
+  }
+  EXPECT_GT(rewarded, 0) << "catch gives rewards: the run should have some";
+}
+
+TEST(VecEnv, RejectsGamesThatCannotShareABatch) {
+  EnvConfig config;
+  config.num_envs = 4;
+  EXPECT_THROW(VecEnv(std::vector<Rom>{}, config), Error);
+  try {
+    VecEnv env({tetris(), catch_cartridge()}, config);  // minimal action sets differ
+    FAIL() << "expected cule::Error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("full_action_space"), std::string::npos) << e.what();
+  }
+  config.full_action_space = true;
+  config.num_envs = 1;
+  try {
+    VecEnv env({tetris(), catch_cartridge()}, config);
+    FAIL() << "expected cule::Error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("roms"), std::string::npos) << e.what();
+  }
+}
+
 TEST(VecEnv, ObservationShapes) {
   EnvConfig c;
   c.num_envs = 2;

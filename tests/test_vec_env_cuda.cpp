@@ -56,11 +56,11 @@ void expect_same_outputs(VecEnv& cpu, VecEnv& gpu, int step) {
   }
 }
 
-void run_side_by_side(EnvConfig config, int steps, const Rom& rom = tetris()) {
+void run_side_by_side(EnvConfig config, int steps, const std::vector<Rom>& roms = {tetris()}) {
   config.device = Device::cpu();
-  VecEnv cpu(rom, config);
+  VecEnv cpu(roms, config);
   config.device = Device::cuda(0);
-  VecEnv gpu(rom, config);
+  VecEnv gpu(roms, config);
   expect_same_outputs(cpu, gpu, 0);
   std::mt19937 rng(11);
   std::vector<int32_t> actions(size_t(config.num_envs));
@@ -110,6 +110,24 @@ TEST(VecEnvCuda, RamObservationsMatchTheCpuBackend) {
   run_side_by_side(config, 200);
 }
 
+// Several games in one batch: one launch per game, each over its own
+// environments (the runs split at environments 23 and 46 of 70). Pong and
+// Breakout from $CULE_GPU_ROM_DIR when it is set, else tetris three times
+// (which still checks each launch's environments).
+TEST(VecEnvCuda, SeveralGamesMatchTheCpuBackend) {
+  if (!have_gpu()) GTEST_SKIP() << kNoGpu;
+  std::vector<Rom> roms = {tetris(), tetris(), tetris()};
+  if (const char* dir = std::getenv("CULE_GPU_ROM_DIR")) {
+    roms[1] = Rom::load(std::string(dir) + "/pong.bin");
+    roms[2] = Rom::load(std::string(dir) + "/breakout.bin");
+  }
+  EnvConfig config;
+  config.num_envs = 70;
+  config.full_action_space = true;
+  config.repeat_action_probability = 0.25f;
+  run_side_by_side(config, 200, roms);
+}
+
 // Every ROM in $CULE_GPU_ROM_DIR (benchmarks/gpu/check.sh --prepare copies
 // ale-py's there), with sticky actions.
 TEST(VecEnvCuda, EveryGameMatchesTheCpuBackend) {
@@ -125,7 +143,7 @@ TEST(VecEnvCuda, EveryGameMatchesTheCpuBackend) {
     EnvConfig config;
     config.num_envs = 32;
     config.repeat_action_probability = 0.25f;
-    run_side_by_side(config, 100, rom);
+    run_side_by_side(config, 100, {rom});
     if (HasFatalFailure()) return;
     ++games;
   }

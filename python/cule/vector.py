@@ -124,15 +124,23 @@ def _device_actions(interface: dict, num_envs: int, owner: Any) -> int:
     return int(interface["data"][0])
 
 
+def resolve_roms(game):
+    """resolve_rom for one game, or for each of a list of them."""
+    if isinstance(game, (list, tuple)):
+        return [resolve_rom(g) for g in game]
+    return resolve_rom(game)
+
+
 class VectorEnv(gymnasium.vector.VectorEnv):
-    """A batch of ALE environments of one game, in Gymnasium's vector API."""
+    """A batch of ALE environments of one game (or of several, given a list:
+    consecutive environments share a game), in Gymnasium's vector API."""
 
     metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP}
 
-    def __init__(self, game: str | bytes | os.PathLike, num_envs: int = 1, *, device: str = "cpu", **options: Any):
+    def __init__(self, game: str | bytes | os.PathLike | list, num_envs: int = 1, *, device: str = "cpu", **options: Any):
         if "grayscale" in options:  # AtariVectorEnv's spelling
             options["obs_type"] = "grayscale" if options.pop("grayscale") else "rgb"
-        self._env = _core.VecEnv(resolve_rom(game), int(num_envs), device=device, **options)
+        self._env = _core.VecEnv(resolve_roms(game), int(num_envs), device=device, **options)
         self.num_envs = self._env.num_envs
         self.device = self._env.device
         self._on_cuda = self.device.startswith("cuda")
@@ -223,9 +231,11 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         self._env = None
 
 
-def make(game: str | bytes | os.PathLike, num_envs: int = 1, *, device: str = "cpu", preset: str | None = None, **options: Any) -> VectorEnv:
+def make(game: str | bytes | os.PathLike | list, num_envs: int = 1, *, device: str = "cpu", preset: str | None = None, **options: Any) -> VectorEnv:
     """A batch of ``num_envs`` environments of ``game`` (an ale-py id such as
-    'pong', 'ALE/Pong-v5', or a ROM path or bytes).
+    'pong', 'ALE/Pong-v5', or a ROM path or bytes), or of several games given
+    as a list: game g plays environments ``[g * n // G, (g + 1) * n // G)``
+    (they need ``full_action_space=True`` unless their action sets agree).
 
     Options and their defaults are ale-py's ``AtariVectorEnv``'s; ``preset="v5"``
     (or a ``-v5`` name) starts from Gymnasium's ``ALE/<Game>-v5`` instead, and

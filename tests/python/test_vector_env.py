@@ -211,3 +211,33 @@ def test_step_async_and_step_wait_give_what_step_gives():
             assert np.array_equal(x, y)
     with pytest.raises(ValueError, match="recv"):
         sent.step_wait()
+
+
+def test_several_games_play_as_their_own_batches():
+    pytest.importorskip("ale_py", reason="the games' ROMs come from ale-py")
+    games, runs = ["pong", "breakout", "space_invaders"], [(0, 2), (2, 4), (4, 7)]
+    options = dict(full_action_space=True, repeat_action_probability=0.25, max_num_frames_per_episode=800)
+    together = cule.make(games, 7, **options)
+    assert together.core.games == games and together.core.game == "pong+breakout+space_invaders"
+    assert [together.core.game_of(i) for i in range(7)] == [0, 0, 1, 1, 2, 2, 2]
+    alone = [cule.make(game, end - first, **options) for game, (first, end) in zip(games, runs)]
+    together.reset(seed=5)
+    for env, (first, _) in zip(alone, runs):
+        env.reset(seed=5 + first)  # environment i of a batch has seed + i
+    rng = np.random.default_rng(2)
+    for step in range(150):
+        actions = rng.integers(18, size=7)
+        got = together.step(actions)
+        for env, (first, end) in zip(alone, runs):
+            want = env.step(actions[first:end])
+            for name, x, y in zip(("observations", "rewards", "terminated", "truncated"), got, want):
+                assert np.array_equal(x[first:end], y), f"step {step}: {name} of envs {first}-{end - 1} differ"
+            assert np.array_equal(got[4]["lives"][first:end], want[4]["lives"])
+
+
+def test_games_with_different_action_sets_need_the_full_action_space():
+    pytest.importorskip("ale_py", reason="the games' ROMs come from ale-py")
+    with pytest.raises(ValueError, match="full_action_space"):
+        cule.make(["pong", "breakout"], 2)
+    with pytest.raises(ValueError, match="roms"):
+        cule.make(["pong", "breakout"], 1, full_action_space=True)
