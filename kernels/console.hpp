@@ -63,19 +63,23 @@ struct ConsoleBus {
   const ConsoleConfig& config;
   const FrameBuffers& frames;
   const ConsoleInputs& inputs;
+  // Copies for the read path, which the compiler can keep in registers: the
+  // console's byte stores could alias `config` itself.
+  const Mapper mapper = config.mapper;
+  const uint8_t* const rom = config.rom;
 
   CULE_HD CULE_HOST_INLINE uint8_t read(uint16_t address) {
     const uint16_t a = address & 0x1FFF;
     uint8_t value;
     if (a & 0x1000) {
-      if (!cartridge_read_plain(c.cart, config.mapper, config.rom, address, value)) {
-        value = read_cartridge(address);
+      if (!cartridge_read_plain(c.cart, mapper, rom, address, value)) {
+        value = read_cartridge(c, config, address);
       }
-    } else if (cartridge_snoops(config.mapper) &&
-               cartridge_snoop_read(c.cart, config.mapper, config.rom, address, value)) {
+    } else if (cartridge_snoops(mapper) &&
+               cartridge_snoop_read(c.cart, mapper, rom, address, value)) {
       // the cartridge answers in place of the TIA (3F)
     } else if (!(a & 0x0080)) {
-      value = read_tia(address);
+      value = read_tia(c, frames, inputs, address);
     } else if (a & 0x0200) {
       value = riot_read_io(c.riot, address, c.cpu.cycles, inputs.swcha, inputs.swchb);
     } else {
@@ -89,13 +93,13 @@ struct ConsoleBus {
   CULE_HD CULE_HOST_INLINE void write(uint16_t address, uint8_t value) {
     const uint16_t a = address & 0x1FFF;
     if (a & 0x1000) {
-      write_cartridge(address, value);
+      write_cartridge(c, config, frames, address, value);
     } else {
-      if (cartridge_snoops(config.mapper)) {
-        cartridge_snoop_write(c.cart, config.mapper, address, value);
+      if (cartridge_snoops(mapper)) {
+        cartridge_snoop_write(c.cart, mapper, address, value);
       }
       if (!(a & 0x0080)) {
-        write_tia(address, value);
+        write_tia(c, config, frames, address, value);
       } else if (a & 0x0200) {
         riot_write_io(c.riot, address, value, c.cpu.cycles);
       } else {
@@ -106,20 +110,32 @@ struct ConsoleBus {
     c.last_access_was_read = 0;
   }
 
-  CULE_HD CULE_DEVICE_NOINLINE uint8_t read_cartridge(uint16_t address) {
+  // The out-of-line parts take what they use, not the bus: the bus's
+  // address never escapes, so its references stay in registers.
+  CULE_HD CULE_DEVICE_NOINLINE static uint8_t read_cartridge(ConsoleState& c,
+                                                             const ConsoleConfig& config,
+                                                             uint16_t address) {
     return cartridge_read(c.cart, config.mapper, config.rom, address, c.cpu.cycles);
   }
 
-  CULE_HD CULE_DEVICE_NOINLINE void write_cartridge(uint16_t address, uint8_t value) {
-    if (cartridge_write(c.cart, config.mapper, address, value)) write_tia(address, value);
+  CULE_HD CULE_DEVICE_NOINLINE static void write_cartridge(ConsoleState& c,
+                                                           const ConsoleConfig& config,
+                                                           const FrameBuffers& frames,
+                                                           uint16_t address, uint8_t value) {
+    if (cartridge_write(c.cart, config.mapper, address, value)) {
+      write_tia(c, config, frames, address, value);
+    }
   }
 
   // Kept out of line: the CPU inlines the bus into each of its 256 opcodes.
-  CULE_HD CULE_NOINLINE uint8_t read_tia(uint16_t address) {
+  CULE_HD CULE_NOINLINE static uint8_t read_tia(ConsoleState& c, const FrameBuffers& frames,
+                                                const ConsoleInputs& inputs, uint16_t address) {
     return tia_read(c.tia, frames, address, c.cpu.cycles, c.data_bus, inputs.tia);
   }
 
-  CULE_HD CULE_NOINLINE void write_tia(uint16_t address, uint8_t value) {
+  CULE_HD CULE_NOINLINE static void write_tia(ConsoleState& c, const ConsoleConfig& config,
+                                              const FrameBuffers& frames, uint16_t address,
+                                              uint8_t value) {
     const TiaWriteEffect effect =
         tia_write(c.tia, config.tia, frames, address, value, c.cpu.cycles, c.last_access_was_read);
     c.cpu.cycles += effect.wait_cycles;
