@@ -242,7 +242,9 @@ VecEnv::VecEnv(const std::vector<Rom>& roms, const EnvConfig& config)
   s.life_loss_info = config_.life_loss_info;
   s.reward_clipping = config_.reward_clipping;
   s.maxpool = config_.maxpool;
-  s.draw_all_frames = config_.draw_all_frames;
+  // Only the last two frames of a step are observed: with frame skip 2 or
+  // less every frame is, and drawn.
+  s.draw_all_frames = config_.draw_all_frames || config_.frameskip <= 2;
 
   const int height = s.screen_height;
   if (config_.obs_type == ObsType::ram) {
@@ -286,7 +288,6 @@ VecEnv::VecEnv(const std::vector<Rom>& roms, const EnvConfig& config)
     game.setup.ale = game.prototype->setup();
     game.setup.palette = &palette_for(game.prototype->properties().format == TvFormat::PAL);
     games_.push_back(game);
-    game_of_.insert(game_of_.end(), size_t(game.count), g);
   }
   s.ale = games_.front().setup.ale;
   s.palette = games_.front().setup.palette;
@@ -304,7 +305,9 @@ VecEnv::VecEnv(const std::vector<Rom>& roms, const EnvConfig& config)
 
 int VecEnv::game_of(int env) const {
   check_env(env);
-  return game_of_[size_t(env)];
+  int g = 0;
+  while (env >= games_[size_t(g)].first + games_[size_t(g)].count) ++g;
+  return g;
 }
 
 VecEnv::~VecEnv() { wait_for_sent(); }

@@ -1,5 +1,6 @@
-// A batch of environments of one game (or several): ALE's Atari environments with
-// AtariVectorEnv's preprocessing, stepped together on CPU threads.
+// A batch of environments of one game (or several): ALE's Atari
+// environments with AtariVectorEnv's preprocessing, stepped together on CPU
+// threads or a CUDA device.
 //
 //   cule::VecEnv env(cule::Rom::load("pong.bin"), config);
 //   env.reset();
@@ -192,7 +193,6 @@ class VecEnv {
   std::vector<AreaTap> x_taps_, y_taps_;
   EnvSetup setup_{};  // host pointers; the batch's geometry (the first game's setup)
   std::vector<Game> games_;
-  std::vector<int> game_of_;  // per environment
   std::unique_ptr<Storage> storage_;
   EnvBatch batch_{};             // the storage's pointers
   void* last_stream_ = nullptr;  // where the last reset or step was queued

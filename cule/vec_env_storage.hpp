@@ -57,8 +57,8 @@ class VecEnv::Storage {
 std::unique_ptr<VecEnv::Storage> make_cpu_storage(const std::vector<VecEnv::Game>& games,
                                                   int num_envs, ThreadPool& pool);
 
-//! The CUDA backend on device `device`: every buffer, the ROM and the
-//! consoles' starting state in device memory. Throws cule::DeviceError when
+//! The CUDA backend on device `device`: every buffer, and each game's ROM and
+//! consoles' starting state, in device memory. Throws cule::DeviceError when
 //! the build has no CUDA or the device is missing.
 std::unique_ptr<VecEnv::Storage> make_cuda_storage(const std::vector<VecEnv::Game>& games,
                                                    int num_envs, int device);

@@ -68,7 +68,8 @@ struct EnvSetup {
   uint8_t reward_clipping;
   uint8_t maxpool;
   uint8_t resize;
-  uint8_t draw_all_frames;  //!< draw the frames no observation uses too, as ALE (same results)
+  uint8_t draw_all_frames;  //!< draw the frames no observation uses too, as ALE (same results);
+                            //!< set whenever the frame skip is 2 or less
 };
 
 //! One environment's bookkeeping around its console.
@@ -327,9 +328,7 @@ CULE_HD inline ModeStatus env_step(const EnvSetup& s, const EnvBatch& b, int i, 
   }
   AleConsole& c = b.consoles[i];
   const int ale_action = s.action_set[action];
-  // Only the last two frames of a step are observed; with frame skip 2 or
-  // less every frame is.
-  const bool draw_all = s.draw_all_frames || s.frameskip <= 2;
+  const bool draw_all = s.draw_all_frames;
   if (!draw_all) {
     b.saves[i].console = c;
     b.saves[i].episode = e;
