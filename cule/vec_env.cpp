@@ -265,9 +265,10 @@ VecEnv::VecEnv(const std::vector<Rom>& roms, const EnvConfig& config)
     s.resize = config_.img_height != height || config_.img_width != kScreenWidth;
     s.scratch_floats = s.resize ? 2 * config_.img_width * 3 : 0;
     if (s.resize) {
-      x_taps_.resize(size_t(area_taps_bound(kScreenWidth, config_.img_width)));
+      x_taps_.resize(size_t(config_.img_width * area_span_bound(kScreenWidth, config_.img_width)));
       y_taps_.resize(size_t(area_taps_bound(height, config_.img_height)));
-      s.area.x_count = uint16_t(area_taps(kScreenWidth, config_.img_width, x_taps_.data()));
+      s.area.x_span = uint16_t(area_taps_padded(kScreenWidth, config_.img_width, x_taps_.data()));
+      s.area.x_count = uint16_t(config_.img_width * s.area.x_span);
       s.area.y_count = uint16_t(area_taps(height, config_.img_height, y_taps_.data()));
       s.area.x_taps = x_taps_.data();
       s.area.y_taps = y_taps_.data();

@@ -135,21 +135,27 @@ CULE_HD inline void env_emulate_frame(const EnvSetup& s, AleConsole& c, EnvEpiso
   ale_act(c, s.ale, frames, action, paddle_strength);
 }
 
-//! Converts the console's screen into captured frame `which` (0: the last).
+//! Converts the console's screen into captured frame `which` (0: the last),
+//! row by row: a row equal to the one above it (as runs of Atari scanlines
+//! often are) is a copy of the row converted above it.
 CULE_HD CULE_DEVICE_NOINLINE void env_capture(const EnvSetup& s, const EnvBatch& b, int i,
                                               int which) {
   if (s.obs_type == ObsType::ram) return;
   const FrameBuffers frames = env_frame_buffers(s, b, i);
   const uint8_t* screen = frames.current(b.consoles[i].machine.tia);
   uint8_t* out = b.captured + (size_t(i) * 2 + size_t(which)) * size_t(s.capture_bytes);
-  const int pixels = s.screen_height * kScreenWidth;
+  const int rows = s.screen_height;
+  const int row_bytes = kScreenWidth * s.channels;
   // Read once: the stores to `out` could otherwise alias the setup.
   const Palette* const palette = s.palette;
-  if (s.channels == 1) {
-    const uint8_t* const gray = palette->gray;
-    for (int p = 0; p < pixels; ++p) out[p] = gray[screen[p]];
-  } else {
-    for (int p = 0; p < pixels; ++p) palette_rgb(palette, screen[p], out + 3 * p);
+  for (int y = 0; y < rows; ++y, screen += kScreenWidth, out += row_bytes) {
+    if (y > 0 && same_bytes(screen - kScreenWidth, screen, kScreenWidth)) {
+      memcpy(out, out - row_bytes, size_t(row_bytes));
+    } else if (s.channels == 1) {
+      palette_gray_row(palette, screen, out, kScreenWidth);
+    } else {
+      for (int p = 0; p < kScreenWidth; ++p) palette_rgb(palette, screen[p], out + 3 * p);
+    }
   }
 }
 
@@ -170,10 +176,11 @@ CULE_HD CULE_DEVICE_NOINLINE void env_observe(const EnvSetup& s, const EnvBatch&
   uint8_t* last = b.captured + size_t(i) * 2 * size_t(s.capture_bytes);
   if (s.maxpool) {
     const uint8_t* before = last + s.capture_bytes;
-    for (int p = 0; p < s.capture_bytes; ++p) last[p] = last[p] > before[p] ? last[p] : before[p];
+    const int bytes = s.capture_bytes;  // a local, so the loop vectorizes
+    for (int p = 0; p < bytes; ++p) last[p] = last[p] > before[p] ? last[p] : before[p];
   }
   if (!s.resize) {
-    for (int p = 0; p < s.frame_bytes; ++p) out[p] = last[p];
+    memcpy(out, last, size_t(s.frame_bytes));
     return;
   }
   float* row = b.scratch + size_t(i) * size_t(s.scratch_floats);

@@ -26,6 +26,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 
 #include "kernels/hd.hpp"
 
@@ -223,6 +224,20 @@ CULE_HD inline void palette_rgb(const Palette* palette, uint8_t index, uint8_t* 
 CULE_HD inline uint32_t palette_packed_rgb(const Palette* palette, uint8_t index) {
   return (uint32_t{palette->rgb[index][0]} << 16) | (uint32_t{palette->rgb[index][1]} << 8) |
          uint32_t{palette->rgb[index][2]};
+}
+
+//! Converts `count` frame values (a multiple of 8) to grey bytes, 8 at a
+//! time: one 8-byte store per 8 table reads.
+CULE_HD inline void palette_gray_row(const Palette* palette, const uint8_t* row, uint8_t* out,
+                                     int count) {
+  const uint8_t* const gray = palette->gray;
+  for (int p = 0; p < count; p += 8) {
+    uint64_t values;
+    memcpy(&values, row + p, 8);
+    uint64_t grays = 0;
+    for (int k = 0; k < 8; ++k) grays |= uint64_t(gray[(values >> (8 * k)) & 0xFF]) << (8 * k);
+    memcpy(out + p, &grays, 8);
+  }
 }
 
 //! The grey byte for frame value `index`.

@@ -16,6 +16,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 
 #include "kernels/hd.hpp"
 
@@ -28,13 +29,17 @@ struct AreaTap {
   float weight;
 };
 
-//! The taps of both axes (sorted by dst, then src) and the sizes.
+//! The taps of both axes and the sizes. The y taps are sorted by dst, then
+//! src; the x taps come `x_span` to an output pixel (x_count = dst_width x
+//! x_span), in src order, padded with zero weights, so each output pixel's
+//! sum is a fixed-length loop.
 struct AreaResize {
   const AreaTap* x_taps;
   const AreaTap* y_taps;
   uint16_t x_count, y_count;
   uint16_t src_width, src_height;
   uint16_t dst_width, dst_height;
+  uint16_t x_span;
 };
 
 //! The whole-number scale from `src` to `dst` pixels, or 0.
@@ -43,41 +48,78 @@ CULE_HD inline int whole_scale(int src, int dst) { return src % dst == 0 ? src /
 //! Upper bound on the taps of a shrink from `src` to `dst` pixels.
 constexpr int area_taps_bound(int src, int dst) { return src + dst; }
 
-//! Fills `taps` (room for area_taps_bound) for shrinking `src` pixels to
-//! `dst` (dst <= src) and returns how many it wrote.
-CULE_HD inline int area_taps(int src, int dst, AreaTap* taps) {
+//! Upper bound on the taps of one output pixel of that shrink.
+constexpr int area_span_bound(int src, int dst) { return src / dst + 2; }
+
+//! Writes the taps of output pixel `d` of a shrink from `src` pixels to
+//! `dst` (dst <= src) into `taps`, in src order, and returns how many.
+CULE_HD inline int area_taps_of(int src, int dst, int d, AreaTap* taps) {
   const double scale = double(src) / dst;
+  const double from = d * scale, to = from + scale;
+  const double cell = scale < src - from ? scale : src - from;
+  int first = int(from);
+  if (first < from) ++first;  // ceil
+  int last = int(to);         // floor
+  if (last > src - 1) last = src - 1;
+  if (first > last) first = last;
   int count = 0;
-  for (int d = 0; d < dst; ++d) {
-    const double from = d * scale, to = from + scale;
-    const double cell = scale < src - from ? scale : src - from;
-    int first = int(from);
-    if (first < from) ++first;  // ceil
-    int last = int(to);         // floor
-    if (last > src - 1) last = src - 1;
-    if (first > last) first = last;
-    if (first - from > 1e-3) {
-      taps[count++] = {uint16_t(first - 1), uint16_t(d), float((first - from) / cell)};
-    }
-    for (int s = first; s < last; ++s)
-      taps[count++] = {uint16_t(s), uint16_t(d), float(1.0 / cell)};
-    if (to - last > 1e-3) {
-      const double part = to - last < 1.0 ? to - last : 1.0;
-      taps[count++] = {uint16_t(last), uint16_t(d), float((part < cell ? part : cell) / cell)};
-    }
+  if (first - from > 1e-3) {
+    taps[count++] = {uint16_t(first - 1), uint16_t(d), float((first - from) / cell)};
+  }
+  for (int s = first; s < last; ++s) taps[count++] = {uint16_t(s), uint16_t(d), float(1.0 / cell)};
+  if (to - last > 1e-3) {
+    const double part = to - last < 1.0 ? to - last : 1.0;
+    taps[count++] = {uint16_t(last), uint16_t(d), float((part < cell ? part : cell) / cell)};
   }
   return count;
 }
 
-//! Rounds to the nearest integer, ties to even, and clamps to 0-255.
-CULE_HD inline uint8_t saturate_u8(float v) {
-  const float r = rintf(v);
-  return uint8_t(r < 0.0f ? 0.0f : (r > 255.0f ? 255.0f : r));
+//! Fills `taps` (room for area_taps_bound) for shrinking `src` pixels to
+//! `dst` (dst <= src), sorted by dst, and returns how many it wrote.
+CULE_HD inline int area_taps(int src, int dst, AreaTap* taps) {
+  int count = 0;
+  for (int d = 0; d < dst; ++d) count += area_taps_of(src, dst, d, taps + count);
+  return count;
 }
 
-//! Whether bytes [0, n) of a and b are equal.
+//! Fills `taps` (room for dst x area_span_bound) with the same taps laid
+//! out `span` to an output pixel, padded with zero weights, and returns
+//! span. A padded tap adds 0 x pixel = +0 to a non-negative sum, which
+//! leaves it unchanged, so the sums are those of area_taps.
+CULE_HD inline int area_taps_padded(int src, int dst, AreaTap* taps) {
+  const int bound = area_span_bound(src, dst);
+  int span = 0;
+  for (int d = 0; d < dst; ++d) {
+    const int count = area_taps_of(src, dst, d, taps + d * bound);
+    span = count > span ? count : span;
+  }
+  for (int d = 0; d < dst; ++d) {  // close up from stride `bound` to `span`
+    const int count = area_taps_of(src, dst, d, taps + d * span);
+    for (int k = count; k < span; ++k) taps[d * span + k] = {0, uint16_t(d), 0.0f};
+  }
+  return span;
+}
+
+//! Rounds to the nearest integer, ties to even, and clamps to 0-255. Adding
+//! and taking away 1.5 x 2^23 rounds any float in [-2^22, 2^22] to an integer
+//! in the current rounding mode (nearest, ties to even, on host and device);
+//! unlike rintf it is plain arithmetic, which the host compiler vectorizes.
+CULE_HD inline uint8_t saturate_u8(float v) {
+  constexpr float kRound = 12582912.0f;  // 1.5 x 2^23
+  v = v < 0.0f ? 0.0f : (v > 255.0f ? 255.0f : v);
+  return uint8_t(int((v + kRound) - kRound));
+}
+
+//! Whether bytes [0, n) of a and b are equal (compared 8 at a time).
 CULE_HD inline bool same_bytes(const uint8_t* a, const uint8_t* b, int n) {
-  for (int i = 0; i < n; ++i) {
+  int i = 0;
+  for (; i + 8 <= n; i += 8) {
+    uint64_t x, y;
+    memcpy(&x, a + i, 8);
+    memcpy(&y, b + i, 8);
+    if (x != y) return false;
+  }
+  for (; i < n; ++i) {
     if (a[i] != b[i]) return false;
   }
   return true;
@@ -119,27 +161,26 @@ CULE_HD void area_resize(const AreaResize& r, const uint8_t* src, uint8_t* out, 
     // summed before it (as runs of Atari scanlines often are), is summed once.
     if (summed != line && !(summed && same_bytes(summed, line, src_stride))) {
       summed = line;
-      // The taps of one output pixel are consecutive: each sum is built in
-      // a register, in the order (and so with the roundings) of adding them
-      // one by one to zero.
-      float acc[Channels] = {};
-      int dst = r.x_taps[0].dst;
-      for (int k = 0; k < r.x_count; ++k) {
-        const AreaTap tx = r.x_taps[k];
-        if (tx.dst != dst) {
+      // Each output pixel's sum is built in a register, in the order (and
+      // so with the roundings) of adding its taps one by one to zero.
+      const int span = r.x_span;
+      for (int d = 0; d < r.dst_width; ++d) {
+        const AreaTap* const taps = r.x_taps + d * span;
+        float acc[Channels] = {};
+        for (int k = 0; k < span; ++k) {
           for (int c = 0; c < Channels; ++c) {
-            row[dst * Channels + c] = acc[c];
-            acc[c] = 0.0f;
+            acc[c] += taps[k].weight * float(line[taps[k].src * Channels + c]);
           }
-          dst = tx.dst;
         }
-        for (int c = 0; c < Channels; ++c) acc[c] += tx.weight * float(line[tx.src * Channels + c]);
+        for (int c = 0; c < Channels; ++c) row[d * Channels + c] = acc[c];
       }
-      for (int c = 0; c < Channels; ++c) row[dst * Channels + c] = acc[c];
     }
     const bool first = t == 0 || r.y_taps[t - 1].dst != ty.dst;
-    for (int i = 0; i < width; ++i)
-      sum[i] = first ? ty.weight * row[i] : sum[i] + ty.weight * row[i];
+    if (first) {
+      for (int i = 0; i < width; ++i) sum[i] = ty.weight * row[i];
+    } else {
+      for (int i = 0; i < width; ++i) sum[i] = sum[i] + ty.weight * row[i];
+    }
     const bool last = t + 1 == r.y_count || r.y_taps[t + 1].dst != ty.dst;
     if (last) {
       uint8_t* out_line = out + ty.dst * width;
@@ -151,7 +192,11 @@ CULE_HD void area_resize(const AreaResize& r, const uint8_t* src, uint8_t* out, 
 //! Moves a frame stack one frame on: frames 1..n-1 become 0..n-2, leaving the
 //! last frame (`frame_bytes` bytes) to be written.
 CULE_HD inline void stack_shift(uint8_t* stack, int frames, int frame_bytes) {
-  for (int i = 0; i < (frames - 1) * frame_bytes; ++i) stack[i] = stack[i + frame_bytes];
+  // Frame by frame: neighbouring frames do not overlap.
+  for (int f = 0; f + 1 < frames; ++f) {
+    memcpy(stack + size_t(f) * frame_bytes, stack + size_t(f + 1) * frame_bytes,
+           size_t(frame_bytes));
+  }
 }
 
 }  // namespace cule

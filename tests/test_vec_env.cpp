@@ -343,15 +343,13 @@ TEST(Preprocess, AreaResizeIsTheAreaMean) {
     const int sw = s[0], sh = s[1], dw = s[2], dh = s[3];
     std::vector<uint8_t> src(size_t(sw * sh));
     for (uint8_t& v : src) v = uint8_t(rng());
-    std::vector<AreaTap> xt(size_t(area_taps_bound(sw, dw))), yt(size_t(area_taps_bound(sh, dh)));
-    AreaResize r{xt.data(),
-                 yt.data(),
-                 uint16_t(area_taps(sw, dw, xt.data())),
-                 uint16_t(area_taps(sh, dh, yt.data())),
-                 uint16_t(sw),
-                 uint16_t(sh),
-                 uint16_t(dw),
-                 uint16_t(dh)};
+    std::vector<AreaTap> xt(size_t(dw * area_span_bound(sw, dw))),
+        yt(size_t(area_taps_bound(sh, dh)));
+    const int span = area_taps_padded(sw, dw, xt.data());
+    AreaResize r{
+        xt.data(),     yt.data(),    uint16_t(dw * span), uint16_t(area_taps(sh, dh, yt.data())),
+        uint16_t(sw),  uint16_t(sh), uint16_t(dw),        uint16_t(dh),
+        uint16_t(span)};
     std::vector<uint8_t> out(size_t(dw * dh));
     std::vector<float> row(static_cast<size_t>(dw)), sum(static_cast<size_t>(dw));
     area_resize<1>(r, src.data(), out.data(), row.data(), sum.data());
