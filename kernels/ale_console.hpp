@@ -155,7 +155,7 @@ struct AleModeContext {
   CULE_HD uint8_t read_mapped(uint16_t address) {
     ConsoleState copy = c.machine;
     const ConsoleInputs inputs = controls_inputs(c.controls, s.controllers, c.difficulty);
-    ConsoleBus bus{copy, s.console, frames, inputs};
+    ConsoleBus<> bus{copy, s.console, frames, inputs};
     return bus.read(address);
   }
   // ALE's pressSelect counts one frame for the whole call.

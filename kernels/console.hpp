@@ -54,10 +54,16 @@ struct ConsoleState {
   uint8_t stop;                  // the frame ended: stop after this instruction
 };
 
+//! ConsoleBus's mapper when it is only known at run time (from the config).
+constexpr int kAnyMapper = -1;
+
 //! The 6507's view of the machine. ALE decodes 64-byte pages of the 13-bit
 //! bus: A12 selects the cartridge; otherwise A7 clear is the TIA, A7 set with
 //! A9 clear is RIOT RAM and A7, A9 set the RIOT's ports and timer. Devices
-//! see the CPU's full 16-bit address.
+//! see the CPU's full 16-bit address. `kMapper`, when not kAnyMapper, is the
+//! cartridge scheme fixed at compile time (it must be config.mapper), which
+//! folds the scheme's decisions out of every access.
+template <int kMapper = kAnyMapper>
 struct ConsoleBus {
   ConsoleState& c;
   const ConsoleConfig& config;
@@ -65,23 +71,35 @@ struct ConsoleBus {
   const ConsoleInputs& inputs;
   // Copies for the read path, which the compiler can keep in registers: the
   // console's byte stores could alias `config` itself.
-  const Mapper mapper = config.mapper;
+  const Mapper config_mapper = config.mapper;
   const uint8_t* const rom = config.rom;
+  // Set by a read of the RIOT's ports or timer: the CPU may be waiting for
+  // the timer (see console_skip_timer_wait).
+  bool riot_read = false;
+
+  CULE_HD CULE_FORCE_INLINE Mapper mapper() const {
+    if constexpr (kMapper == kAnyMapper) {
+      return config_mapper;
+    } else {
+      return static_cast<Mapper>(kMapper);
+    }
+  }
 
   CULE_HD CULE_HOST_INLINE uint8_t read(uint16_t address) {
     const uint16_t a = address & 0x1FFF;
     uint8_t value;
-    if (a & 0x1000) {
-      if (!cartridge_read_plain(c.cart, mapper, rom, address, value)) {
+    if (CULE_LIKELY(a & 0x1000)) {  // the cartridge: opcodes and most operands
+      if (!cartridge_read_plain(c.cart, mapper(), rom, address, value)) {
         value = read_cartridge(c, config, address);
       }
-    } else if (cartridge_snoops(mapper) &&
-               cartridge_snoop_read(c.cart, mapper, rom, address, value)) {
+    } else if (cartridge_snoops(mapper()) &&
+               cartridge_snoop_read(c.cart, mapper(), rom, address, value)) {
       // the cartridge answers in place of the TIA (3F)
     } else if (!(a & 0x0080)) {
       value = read_tia(c, frames, inputs, address);
     } else if (a & 0x0200) {
       value = riot_read_io(c.riot, address, c.cpu.cycles, inputs.swcha, inputs.swchb);
+      riot_read = true;
     } else {
       value = c.riot.ram[a & 0x7F];
     }
@@ -95,8 +113,8 @@ struct ConsoleBus {
     if (a & 0x1000) {
       write_cartridge(c, config, frames, address, value);
     } else {
-      if (cartridge_snoops(mapper)) {
-        cartridge_snoop_write(c.cart, mapper, address, value);
+      if (cartridge_snoops(mapper())) {
+        cartridge_snoop_write(c.cart, mapper(), address, value);
       }
       if (!(a & 0x0080)) {
         write_tia(c, config, frames, address, value);
@@ -178,7 +196,7 @@ CULE_HD void console_system_reset(ConsoleState& c, const ConsoleConfig& config,
       0xFF,
       0xFF,
       {0, {kMaximumResistance, kMaximumResistance, kMaximumResistance, kMaximumResistance}}};
-  ConsoleBus bus{c, config, frames, idle};
+  ConsoleBus<> bus{c, config, frames, idle};
   cpu_reset(c.cpu, bus);
 }
 
@@ -194,6 +212,73 @@ CULE_HD void console_power_on(ConsoleState& c, const ConsoleConfig& config,
   cartridge_power_on(c.cart, config.mapper, config.rom_size, nullptr, 0);
   c.cpu.SP = 0xFF;
   console_system_reset(c, config, frames, draw);
+}
+
+//! The loop nearly every game waits for its timer with, `LDA INTIM` (or
+//! LDX, LDY) then `BNE` back to it, run in closed form: with the CPU at
+//! that BNE, runs whole turns of the loop (branch, read) while the reads
+//! change nothing (the timer has not passed zero), each as ALE would run it,
+//! and stops at the first read of 0 or before one past zero. Returns the
+//! instructions run, at most `budget`. The loop's bytes must be plain ROM.
+CULE_HD inline int console_skip_timer_wait(ConsoleState& c, const ConsoleConfig& config,
+                                           int budget) {
+  Cpu& cpu = c.cpu;
+  if (cpu.z_result == 0 || cartridge_snoops(config.mapper)) return 0;  // BNE falls through
+  const uint16_t pc = cpu.PC;
+  const uint16_t load = static_cast<uint16_t>(pc - 3);
+  if (!(load & pc & 0x1000)) return 0;
+  uint8_t code[5];
+  for (int k = 0; k < 5; ++k) {
+    if (!cartridge_read_plain(c.cart, config.mapper, config.rom, uint16_t(load + k), code[k])) {
+      return 0;
+    }
+  }
+  const uint16_t timer = static_cast<uint16_t>(code[1] | (code[2] << 8));
+  const bool loads = code[0] == 0xAD || code[0] == 0xAE || code[0] == 0xAC;  // LDA, LDX, LDY abs
+  if (!loads || code[3] != 0xD0 || code[4] != 0xFB || (timer & 0x1280) != 0x0280 ||
+      !riot_reads_timer(timer)) {
+    return 0;
+  }
+  // A turn: BNE taken (3 cycles, 4 across a page), then the 4-cycle load,
+  // which reads the timer at its last cycle.
+  const uint32_t turn = (detail::crosses_page(uint16_t(pc + 2), load) ? 4 : 3) + 4;
+  uint32_t cycles = cpu.cycles;
+  int turns = 0, value = -1;
+  while (2 * (turns + 1) <= budget) {
+    const int next = riot_timer_count(c.riot, cycles + turn);
+    if (next < 0) break;
+    cycles += turn;
+    value = next;
+    ++turns;
+    if (next == 0) break;
+  }
+  if (turns == 0) return 0;
+  cpu.cycles = cycles;
+  const uint8_t v = static_cast<uint8_t>(value);
+  if (code[0] == 0xAD) cpu.A = v;
+  if (code[0] == 0xAE) cpu.X = v;
+  if (code[0] == 0xAC) cpu.Y = v;
+  cpu.n_result = v;
+  cpu.z_result = v;
+  c.data_bus = v;
+  c.last_access_was_read = 1;
+  return 2 * turns;
+}
+
+//! Runs instructions until the frame ends, at most ALE's 25,000 a frame.
+template <int kMapper>
+CULE_HD CULE_HOST_NOINLINE void console_run_instructions(ConsoleState& c,
+                                                         const ConsoleConfig& config,
+                                                         const FrameBuffers& frames,
+                                                         const ConsoleInputs& inputs) {
+  ConsoleBus<kMapper> bus{c, config, frames, inputs};
+  for (int n = 0; n < kMaxInstructionsPerFrame && !c.stop && !c.cpu.jammed; ++n) {
+    cpu_step(c.cpu, bus);
+    if (bus.riot_read) {
+      bus.riot_read = false;
+      n += console_skip_timer_wait(c, config, kMaxInstructionsPerFrame - 1 - n);
+    }
+  }
 }
 
 //! Runs the console for one TV frame (ALE's TIA::update): up to 25,000
@@ -212,10 +297,19 @@ CULE_HD CULE_DEVICE_NOINLINE void console_run_frame(ConsoleState& c, const Conso
   }
   tia.partial_frame = 1;
   c.stop = 0;
-  ConsoleBus bus{c, config, frames, inputs};
-  for (int n = 0; n < kMaxInstructionsPerFrame && !c.stop && !c.cpu.jammed; ++n) {
-    cpu_step(c.cpu, bus);
+#if defined(__CUDA_ARCH__)
+  console_run_instructions<kAnyMapper>(c, config, frames, inputs);
+#else
+  // On the host, the common schemes get a CPU loop of their own.
+  switch (config.mapper) {
+    case Mapper::k2K: console_run_instructions<int(Mapper::k2K)>(c, config, frames, inputs); break;
+    case Mapper::k4K: console_run_instructions<int(Mapper::k4K)>(c, config, frames, inputs); break;
+    case Mapper::kF8: console_run_instructions<int(Mapper::kF8)>(c, config, frames, inputs); break;
+    case Mapper::kF6: console_run_instructions<int(Mapper::kF6)>(c, config, frames, inputs); break;
+    default: console_run_instructions<kAnyMapper>(c, config, frames, inputs); break;
   }
+#endif
+  tia_flush(tia, frames);
   tia.current_scanline = int32_t(tia_clocks_into_frame(tia, c.cpu.cycles) / kClocksPerScanline);
   uint32_t& undrawn = tia.undrawn_pixels[tia.current_buffer];
   const uint32_t frame_pixels = uint32_t(kScreenWidth * config.tia.height);

@@ -7,6 +7,7 @@
 #define CULE_NOINLINE __noinline__
 #define CULE_DEVICE_NOINLINE inline __noinline__
 #define CULE_HOST_INLINE inline __noinline__
+#define CULE_HOST_NOINLINE inline
 #else
 #define CULE_HD
 #define CULE_FORCE_INLINE inline __attribute__((always_inline))
@@ -20,4 +21,10 @@
 // on the device that made ptxas take ~10 minutes for the step kernels
 // (under 2 out of line) and the code too big to cache.
 #define CULE_HOST_INLINE CULE_FORCE_INLINE
+// Out of line on the host, where a function of its own gets registers of
+// its own (the CPU's loop); inlined on the device.
+#define CULE_HOST_NOINLINE CULE_NOINLINE
 #endif
+
+// The branch a condition nearly always takes, for the compiler's layout.
+#define CULE_LIKELY(condition) __builtin_expect(!!(condition), 1)

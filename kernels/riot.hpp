@@ -44,6 +44,16 @@ CULE_HD inline void riot_rebase_cycles(Riot& riot, uint32_t cycles) {
   riot.cycles_when_interrupt_reset -= int32_t(cycles);
 }
 
+//! Whether `address` (A7 and A9 set) reads the timer (INTIM).
+CULE_HD constexpr bool riot_reads_timer(uint16_t address) { return (address & 0x05) == 0x04; }
+
+//! The timer's count for an INTIM read at `cycles` while it has not passed
+//! zero (negative after): such a read changes nothing.
+CULE_HD inline int riot_timer_count(const Riot& riot, uint32_t cycles) {
+  const uint32_t delta = (cycles - 1) - uint32_t(riot.cycles_when_timer_set);
+  return int(riot.timer) - int(delta >> riot.interval_shift) - 1;
+}
+
 //! A read of the I/O and timer registers (A9 set, A7 set); `swcha` and `swchb`
 //! are the port inputs.
 CULE_HD inline uint8_t riot_read_io(Riot& riot, uint16_t address, uint32_t cycles, uint8_t swcha,
@@ -56,7 +66,7 @@ CULE_HD inline uint8_t riot_read_io(Riot& riot, uint16_t address, uint32_t cycle
     case 0x04:
     case 0x06: {  // INTIM
       const uint32_t delta = (cycles - 1) - uint32_t(riot.cycles_when_timer_set);
-      int timer = int(riot.timer) - int(delta >> riot.interval_shift) - 1;
+      int timer = riot_timer_count(riot, cycles);
       if (timer >= 0) return static_cast<uint8_t>(timer);
       timer = int(riot.timer << riot.interval_shift) - int(delta) - 1;
       if (timer <= -2 && !riot.timer_read_after_interrupt) {

@@ -67,6 +67,10 @@ struct Tia {
   int32_t clocks_to_end_of_scanline;
   int32_t vsync_finish_clock;
   int32_t last_hmove_clock;
+  // Accesses that change nothing drawn (WSYNC, audio, motion registers,
+  // input reads) leave the drawing to the next access that does, or to the
+  // frame's end: this is the clock ALE would have drawn up to by then.
+  int32_t deferred_clock;
   int32_t dump_disabled_cycle;  // CPU cycle at which the paddle capacitors were released
   int32_t scanline_count_for_last_frame;
   int32_t current_scanline;
@@ -312,13 +316,11 @@ CULE_HD inline bool mark_player(uint8_t* bits, uint8_t bit, int start, int count
   if (number == 5 || number == 7) {
     if (first_copy_hidden) return false;
     const int shift = number == 5 ? 1 : 2;
-    return for_stretch(start, count, 1, 8 << shift, [&](int i, int j) {
-      if (grp & (0x80 >> (j >> shift))) bits[i] |= bit;
-    });
+    // Branch-free: graphics bits are too irregular to predict.
+    return for_stretch(start, count, 1, 8 << shift,
+                       [&](int i, int j) { bits[i] |= bit & -((grp >> (7 - (j >> shift))) & 1); });
   }
-  auto draw = [&](int i, int j) {
-    if (grp & (0x80 >> j)) bits[i] |= bit;
-  };
+  auto draw = [&](int i, int j) { bits[i] |= bit & -((grp >> (7 - j)) & 1); };
   bool marked = !first_copy_hidden && for_stretch(start, count, 0, 8, draw);
   for (int offset = 16; offset <= 64; offset *= 2) {
     if (has_copy_at(number, offset)) marked |= for_stretch(start, count, offset, 8, draw);
@@ -424,13 +426,15 @@ CULE_HD inline void draw_span(Tia& tia, uint8_t* out, int hpos, int count, bool 
   int right = 80 - hpos;  // the first pixel of the right half
   right = right < 0 ? 0 : (right > count ? count : right);
   if (draw) {
+    // A local copy: stores to `out` could alias the TIA's registers.
+    const uint8_t colours[4] = {tia.color[0], tia.color[1], tia.color[2], tia.color[3]};
     for (int i = 0; i < right; ++i) {
       seen |= 1ull << bits[i];
-      out[i] = tia.color[colour[bits[i]]];
+      out[i] = colours[colour[bits[i]]];
     }
     for (int i = right; i < count; ++i) {
       seen |= 1ull << bits[i];
-      out[i] = tia.color[colour[256 + bits[i]]];
+      out[i] = colours[colour[256 + bits[i]]];
     }
   } else {
     for (int i = 0; i < count; ++i) seen |= 1ull << bits[i];
@@ -530,6 +534,7 @@ CULE_HD inline void tia_rebase_cycles(Tia& tia, uint32_t cycles) {
   tia.clock_at_last_update -= clocks;
   tia.vsync_finish_clock -= clocks;
   tia.last_hmove_clock -= clocks;
+  tia.deferred_clock -= clocks;
 }
 
 //! Colour clocks into the current scanline (0-227) at `cycles`.
@@ -574,7 +579,12 @@ CULE_HD inline void tia_grey_out_frame(const Tia& tia, const TiaConfig& config,
 //! (its low 6 bits float into the result).
 CULE_HD inline uint8_t tia_read(Tia& tia, const FrameBuffers& frames, uint16_t address,
                                 uint32_t cycles, uint8_t data_bus, const TiaInputs& inputs) {
-  tia_update(tia, frames, int(cycles * 3));
+  // Only the collision latches (0x00-0x07) depend on what is drawn.
+  if ((address & 0x08) == 0) {
+    tia_update(tia, frames, int(cycles * 3));
+  } else {
+    tia.deferred_clock = int(cycles * 3);
+  }
   const uint8_t noise = data_bus & 0x3F;
   const uint16_t c = tia.collision;
   auto latch = [noise](bool b7, bool b6) -> uint8_t {
@@ -606,6 +616,37 @@ CULE_HD inline uint8_t tia_read(Tia& tia, const FrameBuffers& frames, uint16_t a
   }
 }
 
+//! Whether a write to TIA register `address` (0x00-0x3F) can change what
+//! is drawn or collides: all but WSYNC, RSYNC, the audio registers, the
+//! motion registers HMP0, HMP1, HMM1, HMBL and HMCLR (read only by HMOVE,
+//! which draws first) and the unused addresses. HMM0 can start ALE's
+//! "Cosmic Ark" starfield, so it draws first.
+CULE_HD inline bool tia_write_changes_drawing(uint16_t address) {
+  switch (address) {
+    case 0x02:
+    case 0x03:
+    case 0x15:
+    case 0x16:
+    case 0x17:
+    case 0x18:
+    case 0x19:
+    case 0x1A:
+    case 0x20:
+    case 0x21:
+    case 0x23:
+    case 0x24:
+    case 0x2B: return false;
+    default: return address < 0x2D;
+  }
+}
+
+//! Draws what accesses that changed nothing drawn have left undrawn (see
+//! Tia::deferred_clock): at the end of a frame's run, so that the buffer
+//! holds what ALE's does.
+CULE_HD inline void tia_flush(Tia& tia, const FrameBuffers& frames) {
+  tia_update(tia, frames, tia.deferred_clock);
+}
+
 //! What a TIA write asks of the CPU.
 struct TiaWriteEffect {
   uint32_t wait_cycles;  //!< WSYNC: cycles to the end of the scanline
@@ -621,36 +662,43 @@ CULE_HD inline TiaWriteEffect tia_write(Tia& tia, const TiaConfig& config,
   TiaWriteEffect effect{0, false};
   address &= 0x3F;
   const int clock = int(cycles * 3);
-  const int hpos = (clock - tia.clock_when_frame_started) % kClocksPerScanline;
+  const int clocks_into_frame = clock - tia.clock_when_frame_started;
+  // Where the beam is on its line (0-227); only some registers need it.
+  auto line_clock = [clocks_into_frame] { return clocks_into_frame % kClocksPerScanline; };
 
-  // Registers take effect this many colour clocks after the write.
-  int delay = 0;
-  switch (address) {
-    case 0x01:
-    case 0x0B:
-    case 0x0C:
-    case 0x1B:
-    case 0x1C: delay = 1; break;
-    case 0x04:
-    case 0x05:
-    case 0x12:
-    case 0x13: delay = 8; break;
-    case 0x0D:
-    case 0x0E:
-    case 0x0F: {  // playfield: depends on the clock within the CPU cycle
-      constexpr int kPlayfieldDelay[4] = {4, 5, 2, 3};
-      delay = kPlayfieldDelay[(hpos / 3) & 3];
-      break;
+  if (tia_write_changes_drawing(address)) {
+    // Registers take effect this many colour clocks after the write.
+    int delay = 0;
+    switch (address) {
+      case 0x01:
+      case 0x0B:
+      case 0x0C:
+      case 0x1B:
+      case 0x1C: delay = 1; break;
+      case 0x04:
+      case 0x05:
+      case 0x12:
+      case 0x13: delay = 8; break;
+      case 0x0D:
+      case 0x0E:
+      case 0x0F: {  // playfield: depends on the clock within the CPU cycle
+        constexpr int kPlayfieldDelay[4] = {4, 5, 2, 3};
+        delay = kPlayfieldDelay[(line_clock() / 3) & 3];
+        break;
+      }
+      default: break;
     }
-    default: break;
+    tia_update(tia, frames, clock + delay);
+  } else {
+    tia.deferred_clock = clock;
   }
-  tia_update(tia, frames, clock + delay);
 
   // A frame with no VSYNC ends after the maximum number of scanlines.
-  if ((clock - tia.clock_when_frame_started) / kClocksPerScanline > config.max_scanlines) {
+  if (clocks_into_frame >= (config.max_scanlines + 1) * kClocksPerScanline) {
     effect.end_frame = true;
   }
 
+  const int hpos = line_clock();
   switch (address) {
     case 0x00:  // VSYNC
       tia.VSYNC = value;
