@@ -49,7 +49,7 @@ CULE_HD inline int whole_scale(int src, int dst) { return src % dst == 0 ? src /
 constexpr int area_taps_bound(int src, int dst) { return src + dst; }
 
 //! Upper bound on the taps of one output pixel of that shrink.
-constexpr int area_span_bound(int src, int dst) { return src / dst + 2; }
+CULE_HD constexpr int area_span_bound(int src, int dst) { return src / dst + 2; }
 
 //! Writes the taps of output pixel `d` of a shrink from `src` pixels to
 //! `dst` (dst <= src) into `taps`, in src order, and returns how many.
