@@ -4,11 +4,14 @@
 // message, where no GPU is present (benchmarks/gpu/check.sh runs them).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <memory>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "cule/error.hpp"
@@ -32,51 +35,91 @@ std::vector<T> host(VecEnv& env, const T* buffer, size_t count) {
   return out;
 }
 
-// Compares every output buffer of the two batches.
-void expect_same_outputs(VecEnv& cpu, VecEnv& gpu, int step) {
-  SCOPED_TRACE("step " + std::to_string(step));
-  const size_t n = size_t(cpu.num_envs());
-  const size_t obs = n * size_t(cpu.observation_bytes());
-  ASSERT_EQ(std::vector<uint8_t>(cpu.observations(), cpu.observations() + obs),
-            host(gpu, gpu.observations(), obs));
-  ASSERT_EQ(std::vector<float>(cpu.rewards(), cpu.rewards() + n), host(gpu, gpu.rewards(), n));
-  ASSERT_EQ(std::vector<uint8_t>(cpu.terminated(), cpu.terminated() + n),
-            host(gpu, gpu.terminated(), n));
-  ASSERT_EQ(std::vector<uint8_t>(cpu.truncated(), cpu.truncated() + n),
-            host(gpu, gpu.truncated(), n));
-  ASSERT_EQ(std::vector<int32_t>(cpu.lives(), cpu.lives() + n), host(gpu, gpu.lives(), n));
-  ASSERT_EQ(std::vector<int32_t>(cpu.episode_frame_numbers(), cpu.episode_frame_numbers() + n),
-            host(gpu, gpu.episode_frame_numbers(), n));
-  ASSERT_EQ(std::vector<int64_t>(cpu.frame_numbers(), cpu.frame_numbers() + n),
-            host(gpu, gpu.frame_numbers(), n));
-  ASSERT_EQ(std::vector<float>(cpu.episode_returns(), cpu.episode_returns() + n),
-            host(gpu, gpu.episode_returns(), n));
-  for (int i = 0; i < cpu.num_envs(); ++i) {
-    ASSERT_EQ(0, std::memcmp(cpu.ram(i), gpu.ram(i), 128)) << "env " << i;
-  }
+template <class T>
+bool same(const T* cpu_buffer, VecEnv& gpu, const T* gpu_buffer, size_t count) {
+  return std::vector<T>(cpu_buffer, cpu_buffer + count) == host(gpu, gpu_buffer, count);
 }
 
-void run_side_by_side(EnvConfig config, int steps, const std::vector<Rom>& roms = {tetris()}) {
-  config.device = Device::cpu();
-  VecEnv cpu(roms, config);
-  config.device = Device::cuda(0);
-  VecEnv gpu(roms, config);
-  expect_same_outputs(cpu, gpu, 0);
-  std::mt19937 rng(11);
-  std::vector<int32_t> actions(size_t(config.num_envs));
-  for (int t = 1; t <= steps; ++t) {
-    for (int32_t& a : actions) a = int32_t(rng() % cpu.action_set().size());
-    cpu.step(actions.data());
-    gpu.step(actions.data());
-    if (t % 25 == 0 || t == steps) expect_same_outputs(cpu, gpu, t);
-    if (::testing::Test::HasFatalFailure()) return;
+// The first output buffer in which the two batches differ ("" when none).
+std::string first_difference(VecEnv& cpu, VecEnv& gpu) {
+  const size_t n = size_t(cpu.num_envs());
+  const size_t obs = n * size_t(cpu.observation_bytes());
+  if (!same(cpu.observations(), gpu, gpu.observations(), obs)) return "observations";
+  if (!same(cpu.rewards(), gpu, gpu.rewards(), n)) return "rewards";
+  if (!same(cpu.terminated(), gpu, gpu.terminated(), n)) return "terminated";
+  if (!same(cpu.truncated(), gpu, gpu.truncated(), n)) return "truncated";
+  if (!same(cpu.lives(), gpu, gpu.lives(), n)) return "lives";
+  if (!same(cpu.episode_frame_numbers(), gpu, gpu.episode_frame_numbers(), n)) {
+    return "episode_frame_numbers";
   }
-  // A reset with new seeds on both.
-  std::vector<uint64_t> seeds(size_t(config.num_envs));
-  for (size_t i = 0; i < seeds.size(); ++i) seeds[i] = 1000 + i;
-  cpu.reset(nullptr, seeds.data());
-  gpu.reset(nullptr, seeds.data());
-  expect_same_outputs(cpu, gpu, steps + 1);
+  if (!same(cpu.frame_numbers(), gpu, gpu.frame_numbers(), n)) return "frame_numbers";
+  if (!same(cpu.episode_returns(), gpu, gpu.episode_returns(), n)) return "episode_returns";
+  for (int i = 0; i < cpu.num_envs(); ++i) {
+    if (std::memcmp(cpu.ram(i), gpu.ram(i), 128) != 0) return "ram of env " + std::to_string(i);
+  }
+  return "";
+}
+
+void expect_same_outputs(VecEnv& cpu, VecEnv& gpu, int step) {
+  ASSERT_EQ("", first_difference(cpu, gpu)) << "step " << step;
+}
+
+EnvConfig on(EnvConfig config, Device device) {
+  config.device = device;
+  return config;
+}
+
+// A CPU batch and a GPU batch of the same games, options and seeds, stepped
+// with the same random actions; the GPU's work is queued on `stream`.
+class SideBySide {
+ public:
+  SideBySide(const EnvConfig& config, const std::vector<Rom>& roms, void* stream = nullptr)
+      : cpu_(roms, on(config, Device::cpu())),
+        gpu_(roms, on(config, Device::cuda(0))),
+        stream_(stream),
+        actions_(size_t(config.num_envs)) {}
+
+  void step() {
+    for (int32_t& a : actions_) a = int32_t(rng_() % cpu_.action_set().size());
+    cpu_.step(actions_.data());
+    gpu_.step(actions_.data(), nullptr, stream_);
+  }
+
+  void reset_with_new_seeds() {
+    std::vector<uint64_t> seeds(actions_.size());
+    for (size_t i = 0; i < seeds.size(); ++i) seeds[i] = 1000 + i;
+    cpu_.reset(nullptr, seeds.data());
+    gpu_.reset(nullptr, seeds.data(), stream_);
+  }
+
+  // "" when every buffer is the same, else which differs and `when`.
+  std::string compare(const std::string& when) {
+    const std::string difference = first_difference(cpu_, gpu_);
+    return difference.empty() ? "" : difference + " " + when;
+  }
+
+ private:
+  VecEnv cpu_, gpu_;
+  void* stream_;
+  std::mt19937 rng_{11};
+  std::vector<int32_t> actions_;
+};
+
+bool compares_at(int step, int steps) { return step % 25 == 0 || step == steps; }
+
+// Steps both backends, then resets both with new seeds; returns where they
+// first differ ("" when they never do).
+std::string run_side_by_side(const EnvConfig& config, int steps,
+                             const std::vector<Rom>& roms = {tetris()}) {
+  SideBySide pair(config, roms);
+  std::string difference = pair.compare("after the first reset");
+  for (int t = 1; t <= steps && difference.empty(); ++t) {
+    pair.step();
+    if (compares_at(t, steps)) difference = pair.compare("at step " + std::to_string(t));
+  }
+  if (!difference.empty()) return difference;
+  pair.reset_with_new_seeds();
+  return pair.compare("after the reset with new seeds");
 }
 
 bool have_gpu() { return cuda_device_count() > 0; }
@@ -90,15 +133,15 @@ TEST(VecEnvCuda, AtariVectorEnvOptionsMatchTheCpuBackend) {
   config.num_envs = 96;  // more than one block, not a multiple of it
   config.repeat_action_probability = 0.25f;
   config.seed = 3;
-  run_side_by_side(config, 400);
+  EXPECT_EQ("", run_side_by_side(config, 150));
 }
 
 TEST(VecEnvCuda, V5RgbSameStepMatchesTheCpuBackend) {
   if (!have_gpu()) GTEST_SKIP() << kNoGpu;
   EnvConfig config = EnvConfig::v5(33);
   config.autoreset_mode = AutoresetMode::same_step;
-  config.max_num_frames_per_episode = 600;  // several truncations and resets
-  run_side_by_side(config, 300);
+  config.max_num_frames_per_episode = 240;  // several truncations and resets
+  EXPECT_EQ("", run_side_by_side(config, 150));
 }
 
 TEST(VecEnvCuda, RamObservationsMatchTheCpuBackend) {
@@ -107,7 +150,7 @@ TEST(VecEnvCuda, RamObservationsMatchTheCpuBackend) {
   config.num_envs = 17;
   config.obs_type = ObsType::ram;
   config.noop_max = 0;
-  run_side_by_side(config, 200);
+  EXPECT_EQ("", run_side_by_side(config, 100));
 }
 
 // Several games in one batch: one launch per game, each over its own
@@ -125,30 +168,66 @@ TEST(VecEnvCuda, SeveralGamesMatchTheCpuBackend) {
   config.num_envs = 70;
   config.full_action_space = true;
   config.repeat_action_probability = 0.25f;
-  run_side_by_side(config, 200, roms);
+  EXPECT_EQ("", run_side_by_side(config, 50, roms));
 }
 
-// Every ROM in $CULE_GPU_ROM_DIR (benchmarks/gpu/check.sh --prepare copies
-// ale-py's there), with sticky actions.
-TEST(VecEnvCuda, EveryGameMatchesTheCpuBackend) {
+// Every game ROM in $CULE_GPU_ROM_DIR (benchmarks/gpu/check.sh puts one or
+// two games of each cartridge scheme and controller there, or all of
+// ale-py's), with sticky actions. Each game's GPU batch has a stream of its
+// own, so the games' steps overlap; the test names each game that differs.
+TEST(VecEnvCuda, GameRomsMatchTheCpuBackend) {
   if (!have_gpu()) GTEST_SKIP() << kNoGpu;
+#ifdef CULE_WITH_CUDA
   const char* dir = std::getenv("CULE_GPU_ROM_DIR");
   if (!dir) GTEST_SKIP() << "CULE_GPU_ROM_DIR is not set: no game ROMs to run";
-  int games = 0;
+  std::vector<std::filesystem::path> paths;
   for (const auto& entry : std::filesystem::directory_iterator(dir)) {
-    if (entry.path().extension() != ".bin") continue;
-    const Rom rom = Rom::load(entry.path().string());
-    if (!Console(rom).has_rules()) continue;
-    SCOPED_TRACE(entry.path().filename().string());
-    EnvConfig config;
-    config.num_envs = 32;
-    config.repeat_action_probability = 0.25f;
-    run_side_by_side(config, 100, {rom});
-    if (HasFatalFailure()) return;
-    ++games;
+    if (entry.path().extension() == ".bin") paths.push_back(entry.path());
   }
-  EXPECT_GT(games, 0) << "no game ROM in " << dir;
-  std::printf("%d games identical on CPU and GPU\n", games);
+  std::sort(paths.begin(), paths.end());
+  EnvConfig config;
+  config.num_envs = 32;
+  config.num_threads = 2;
+  config.repeat_action_probability = 0.25f;
+  config.noop_max = 0;  // the batches' resets run one after another
+  constexpr int kSteps = 50;
+  std::vector<std::string> names, differences;
+  std::vector<cudaStream_t> streams;
+  std::vector<std::unique_ptr<SideBySide>> pairs;
+  for (const auto& path : paths) {
+    const Rom rom = Rom::load(path.string());
+    if (!Console(rom).has_rules()) continue;
+    cudaStream_t stream = nullptr;
+    ASSERT_EQ(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), cudaSuccess);
+    streams.push_back(stream);
+    pairs.push_back(std::make_unique<SideBySide>(config, std::vector<Rom>{rom}, stream));
+    names.push_back(path.filename().string());
+    differences.push_back(pairs.back()->compare("after the first reset"));
+  }
+  ASSERT_FALSE(pairs.empty()) << "no game ROM in " << dir;
+  for (int t = 1; t <= kSteps; ++t) {
+    for (size_t g = 0; g < pairs.size(); ++g) {
+      if (differences[g].empty()) pairs[g]->step();
+    }
+    if (!compares_at(t, kSteps)) continue;
+    for (size_t g = 0; g < pairs.size(); ++g) {
+      if (differences[g].empty())
+        differences[g] = pairs[g]->compare("at step " + std::to_string(t));
+    }
+  }
+  int identical = 0;
+  for (size_t g = 0; g < pairs.size(); ++g) {
+    if (differences[g].empty()) {
+      pairs[g]->reset_with_new_seeds();
+      differences[g] = pairs[g]->compare("after the reset with new seeds");
+    }
+    EXPECT_EQ("", differences[g]) << names[g];
+    identical += differences[g].empty();
+  }
+  pairs.clear();
+  for (cudaStream_t stream : streams) cudaStreamDestroy(stream);
+  std::printf("%d of %zu games identical on CPU and GPU\n", identical, names.size());
+#endif
 }
 
 TEST(VecEnvCuda, DeviceActionsOutOfRangeAreReported) {
@@ -188,7 +267,7 @@ TEST(VecEnvCuda, StepDeviceReplaysFromACudaGraph) {
   if (!have_gpu()) GTEST_SKIP() << kNoGpu;
 #ifdef CULE_WITH_CUDA
   EnvConfig config = EnvConfig::v5(40);
-  config.max_num_frames_per_episode = 500;  // resets inside the replays
+  config.max_num_frames_per_episode = 200;  // resets inside the replays
   config.device = Device::cpu();
   VecEnv cpu(tetris(), config);
   config.device = Device::cuda(0);
@@ -207,7 +286,7 @@ TEST(VecEnvCuda, StepDeviceReplaysFromACudaGraph) {
   ASSERT_EQ(cudaGraphInstantiateWithFlags(&step, graph, 0), cudaSuccess);
   std::mt19937 rng(5);
   std::vector<int32_t> actions(n);
-  for (int t = 1; t <= 200; ++t) {
+  for (int t = 1; t <= 100; ++t) {
     for (int32_t& a : actions) a = int32_t(rng() % cpu.action_set().size());
     cpu.step(actions.data());
     ASSERT_EQ(cudaMemcpyAsync(device_actions, actions.data(), n * sizeof(int32_t),

@@ -1,21 +1,28 @@
 #!/usr/bin/env bash
 # The device check: on a bare GPU machine (nvcc, CMake and ninja present, no
 # network), builds the CUDA backend, runs the GPU tests (every GPU result
-# bit-identical to the CPU backend's) and prints frames/second and
+# bit-identical to the CPU backend's; C++, and Python with torch where the
+# machine's python3 has torch and pybind11) and prints frames/second and
 # frames/hour of VecEnv for Pong and Breakout at 1K-64K environments, with
-# the CPU backend on the machine's cores in the same run.
+# the CPU backend on the machine's cores in the same run. A failing test does
+# not stop the throughput runs; the exit status reports it.
 #
-# The machine has neither GoogleTest nor ale-py: prepare them here first,
-# then send .device along with the device tool (it is git-ignored):
-#   benchmarks/gpu/check.sh --prepare     # GoogleTest sources and ale-py's ROMs into .device/
-#   (device run, carry [".device"]) bash benchmarks/gpu/check.sh
+# The machine has neither GoogleTest, ale-py, gymnasium nor dasm: prepare
+# them here first, then send .device and the assembled project games along
+# with the device tool (both are git-ignored):
+#   benchmarks/gpu/check.sh --prepare     # GoogleTest sources, ale-py's ROMs, gymnasium
+#                                         # wheels, and shared/testdata (../shared does not travel)
+#   (device run, carry [".device", "python/cule/roms"]) bash benchmarks/gpu/check.sh
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
 if [ "${1:-}" = "--prepare" ]; then
   mkdir -p .device/roms
-  rm -rf .device/googletest
+  rm -rf .device/googletest .device/testdata
   cp -r /usr/src/googletest .device/googletest
+  for d in shared/testdata ../shared/testdata; do
+    [ -d "$d" ] && cp -r "$d" .device/testdata && break
+  done
   # The ROMs come from the user's ale-py, as everywhere; they are not committed.
   .venv/bin/python - <<'PY'
 import shutil
@@ -23,12 +30,16 @@ from ale_py import roms
 for game in roms.get_all_rom_ids():
     shutil.copy(roms.get_rom_path(game), f".device/roms/{game}.bin")
 PY
-  echo "prepared .device (googletest, roms); carry .device with the device run"
+  # cule.make's Gymnasium adapter needs gymnasium (pure Python wheels).
+  .venv/bin/python -m pip download -q --no-deps --only-binary=:all: -d .device/wheels \
+    "gymnasium==$(.venv/bin/python -c 'import gymnasium; print(gymnasium.__version__)')" \
+    farama-notifications
+  echo "prepared .device (googletest, testdata, roms, wheels); carry .device with the device run"
   exit 0
 fi
 
 testdata=${CULE_TESTDATA_DIR:-}
-[ -n "$testdata" ] || for d in shared/testdata ../shared/testdata; do
+[ -n "$testdata" ] || for d in shared/testdata ../shared/testdata .device/testdata; do
   [ -d "$d" ] && testdata=$(cd "$d" && pwd) && break
 done
 [ -n "$testdata" ] || { echo "check.sh: no shared/testdata found" >&2; exit 2; }
@@ -38,24 +49,63 @@ nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader ||
 nvcc --version | tail -1
 echo "$(nproc) CPU cores"
 
+# The Python module too where python3 can build it and torch can test it.
+python_args=(-DCULE_PYTHON=OFF)
+targets=(cule_tests bench_vec_env bench_m6502_cuda)
+if python3 -c "import pybind11, torch, numpy, pytest" 2>/dev/null; then
+  python_args=(-DCULE_PYTHON=ON -DPython_EXECUTABLE="$(command -v python3)"
+    -Dpybind11_DIR="$(python3 -m pybind11 --cmakedir)")
+  targets+=(_core)
+fi
+
 echo "== build (CUDA, sm_90)"
 start=$(date +%s)
 gtest_args=()
 [ -d .device/googletest ] && gtest_args=(-DCULE_GTEST_SOURCE_DIR="$PWD/.device/googletest")
 cmake -S . -B build-gpu -G Ninja -DCULE_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 \
-  -DCULE_PYTHON=OFF -DCULE_BENCHMARKS=ON -DCULE_TESTDATA_DIR="$testdata" "${gtest_args[@]}" \
+  -DCULE_BENCHMARKS=ON -DCULE_TESTDATA_DIR="$testdata" "${python_args[@]}" "${gtest_args[@]}" \
   >/dev/null
-cmake --build build-gpu -j "$(nproc)" --target cule_tests bench_vec_env bench_m6502_cuda
+cmake --build build-gpu -j "$(nproc)" --target "${targets[@]}"
 echo "built in $(($(date +%s) - start)) s"
 
-echo "== GPU tests"
-CULE_GPU_ROM_DIR="$PWD/.device/roms" build-gpu/tests/cule_tests --gtest_filter='*Cuda*'
+# The games run on both backends: those of the cartridge schemes and
+# controllers that the other tests' tetris, pong and breakout do not cover. A
+# GPU thread runs one console at some 20 frames per second, and the games'
+# batches are built one after another, so ale-py's 104 games take many
+# minutes: CULE_ALL_GAMES=1 runs every one.
+games_dir="$PWD/.device/roms"
+if [ "${CULE_ALL_GAMES:-0}" != 1 ]; then
+  games_dir=$(mktemp -d)
+  for game in kaboom ms_pacman montezuma_revenge pitfall2 darkchambers elevator_action robotank; do
+    [ -f ".device/roms/$game.bin" ] && ln -s "$PWD/.device/roms/$game.bin" "$games_dir/"
+  done
+fi
+
+failed=()
+echo "== GPU tests (C++)"
+start=$(date +%s)
+CULE_GPU_ROM_DIR="$games_dir" timeout 300 build-gpu/tests/cule_tests \
+  --gtest_filter='*Cuda*' || failed+=("C++ GPU tests")
+echo "ran in $(($(date +%s) - start)) s"
+
+if [[ " ${targets[*]} " == *" _core "* ]]; then
+  echo "== GPU tests (Python, torch $(python3 -c 'import torch; print(torch.__version__)'))"
+  site=$(mktemp -d)
+  if compgen -G ".device/wheels/*.whl" >/dev/null; then
+    python3 -m pip install -q --no-index --no-deps --no-compile --target "$site" .device/wheels/*.whl
+  fi
+  CULE_TESTDATA_DIR="$testdata" PYTHONPATH="$PWD/python:$site" timeout 200 \
+    python3 -m pytest -q -rs -p no:cacheprovider -k "cuda or gpu" tests/python/test_cuda_env.py \
+    tests/python/test_flat_machine.py tests/python/test_train.py || failed+=("Python GPU tests")
+else
+  echo "(python3 lacks pybind11, torch, numpy or pytest: Python GPU tests skipped)"
+fi
 
 echo "== throughput: VecEnv, CPU backend ($(nproc) cores) and CUDA"
 for game in pong breakout; do
   rom=.device/roms/$game.bin
   if [ -f "$rom" ]; then
-    build-gpu/benchmarks/bench_vec_env "$rom" --cpu-envs "$((4 * $(nproc)))" --seconds 2 \
+    build-gpu/benchmarks/bench_vec_env "$rom" --cpu-envs "$((4 * $(nproc)))" --seconds 1 \
       --envs 1024,4096,16384,65536
   else
     echo "($rom missing: run benchmarks/gpu/check.sh --prepare where ale-py is installed)"
@@ -64,3 +114,9 @@ done
 
 echo "== throughput: 6502 core, functional test, first 2M instructions per machine"
 build-gpu/benchmarks/bench_m6502_cuda "$testdata/6502/6502_functional_test.bin" 1024 16384 65536
+
+if ((${#failed[@]})); then
+  echo "FAILED: ${failed[*]}"
+  exit 1
+fi
+echo "all GPU tests passed"
