@@ -15,6 +15,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 
 #include "kernels/hd.hpp"
 
@@ -479,12 +480,12 @@ CULE_HD inline void tia_update(Tia& tia, const FrameBuffers& frames, int clock) 
                 frames.draw);
       tia.frame_pixel += clocks_to_update;
     }
-    // HMOVE blank: the first 8 pixels of the line are black.
+    // HMOVE blank: the first 8 pixels of the line are black. As ALE, an
+    // update ending inside the horizontal blank clears as many pixels as
+    // the blank has clocks left plus 8 (up to 76; the beam redraws the rest).
     if (tia.hmove_blank_enabled && clocks_from_start < kHBlankClocks + 8) {
       const int blanks = kHBlankClocks + 8 - clocks_from_start;
-      if (frames.draw) {
-        for (int i = 0; i < blanks; ++i) frame[line_pixel + i] = 0;
-      }
+      if (frames.draw) memset(frame + line_pixel, 0, size_t(blanks));
       if (clocks_to_update + clocks_from_start >= kHBlankClocks + 8) tia.hmove_blank_enabled = 0;
     }
     if (tia.clocks_to_end_of_scanline == kClocksPerScanline) {
