@@ -34,6 +34,10 @@ int main(int argc, char** argv) {
     std::printf("| machines | GPU instructions/s | x one host core | bit-identical |\n");
     std::printf("| ---: | ---: | ---: | :---: |\n");
     std::printf("| 1 (host core) | %.3g | 1 | - |\n", host_rate);
+    if (cule::cuda_device_count() == 0) {
+      std::printf("\n(no CUDA device: GPU rows skipped)\n");
+      return 0;
+    }
     bool all_identical = true;
     for (int copies : batch_sizes) {
       double milliseconds = 0;
