@@ -9,6 +9,7 @@
 //   cule::Cpu cpu{};
 //   cule::cpu_reset(cpu, bus);           // registers as ALE sets them, PC from $FFFC
 //   cule::cpu_step(cpu, bus);            // one instruction; cpu.cycles advances
+//   cule::cpu_step_decoded(cpu, bus);    // the same, as the GPU runs it (see execute)
 //   if (cpu.jammed) { ... }              // a JAM opcode halted the core
 //
 // The core knows nothing of the memory map: the bus receives full 16-bit
@@ -343,74 +344,84 @@ CULE_HD CULE_FORCE_INLINE uint8_t pull_next(Cpu& cpu, Bus& bus) {
   return bus.read(0x0100 | cpu.SP);
 }
 
-template <class Bus>
-CULE_HD CULE_FORCE_INLINE uint16_t read_word_at_pc(Cpu& cpu, Bus& bus) {
-  uint16_t low = bus.read(cpu.PC);
-  uint16_t high = bus.read(static_cast<uint16_t>(cpu.PC + 1));
-  cpu.PC += 2;
-  return static_cast<uint16_t>(low | (high << 8));
-}
-
 CULE_HD CULE_FORCE_INLINE bool crosses_page(uint16_t a, uint16_t b) {
   return ((a ^ b) & 0xff00) != 0;
 }
 
-// Executes one opcode whose table entry is known at compile time.
-template <int kOpcode, class Bus>
-CULE_HD CULE_FORCE_INLINE void execute(Cpu& cpu, Bus& bus) {
-  constexpr Opcode kInfo = kOpcodes[kOpcode];
-  constexpr Op kOp = kInfo.op;
-  constexpr AddressMode kMode = kInfo.mode;
-  constexpr Access kAccess = access_of(kOp);
-  constexpr bool kReads = kAccess != Access::Write;
+// Executes one opcode from its table entry `info`. Where the caller
+// switches on the opcode, `info` is a constant and the compiler folds every
+// decision below into code for that opcode alone (the host). Where `info` is
+// read at run time (the GPU), consoles running different opcodes side by
+// side, as the lanes of a warp do, share the code of the operand bytes, the
+// pointer, the operand read and the write-back: only the addressing modes'
+// arithmetic and the operations' own code diverge. Either way the bus sees
+// the accesses in the same order.
+template <class Bus>
+CULE_HD CULE_FORCE_INLINE void execute(Cpu& cpu, Bus& bus, const Opcode info) {
+  using M = AddressMode;
+  const Op op = info.op;
+  const M mode = info.mode;
+  const Access access = access_of(op);
 
-  cpu.cycles += kInfo.cycles;
+  cpu.cycles += info.cycles;
 
-  // Effective address (and operand, for reads).
-  uint16_t address = 0;
-  uint8_t operand = 0;
-  if constexpr (kMode == AddressMode::Immediate || kMode == AddressMode::Relative) {
-    operand = bus.read(cpu.PC++);
-  } else if constexpr (kMode == AddressMode::Zero) {
-    address = bus.read(cpu.PC++);
-  } else if constexpr (kMode == AddressMode::ZeroX) {
-    address = static_cast<uint8_t>(bus.read(cpu.PC++) + cpu.X);
-  } else if constexpr (kMode == AddressMode::ZeroY) {
-    address = static_cast<uint8_t>(bus.read(cpu.PC++) + cpu.Y);
-  } else if constexpr (kMode == AddressMode::Absolute) {
-    if constexpr (kOp != Op::JSR) address = read_word_at_pc(cpu, bus);
-  } else if constexpr (kMode == AddressMode::AbsoluteX || kMode == AddressMode::AbsoluteY) {
-    uint16_t base = read_word_at_pc(cpu, bus);
-    address = static_cast<uint16_t>(base + (kMode == AddressMode::AbsoluteX ? cpu.X : cpu.Y));
-    if constexpr (kAccess == Access::Read) cpu.cycles += crosses_page(base, address);
-  } else if constexpr (kMode == AddressMode::Indirect) {
-    // The 6502's JMP ($xxFF) reads the high byte from $xx00.
-    uint16_t pointer = read_word_at_pc(cpu, bus);
-    uint16_t high_at = crosses_page(pointer, pointer + 1) ? static_cast<uint16_t>(pointer & 0xff00)
-                                                          : static_cast<uint16_t>(pointer + 1);
-    uint16_t low = bus.read(pointer);
-    address = static_cast<uint16_t>(low | (bus.read(high_at) << 8));
-  } else if constexpr (kMode == AddressMode::IndirectX) {
-    uint8_t pointer = static_cast<uint8_t>(bus.read(cpu.PC++) + cpu.X);
-    uint16_t low = bus.read(pointer);
-    address = static_cast<uint16_t>(low | (bus.read(pointer + 1) << 8));
-  } else if constexpr (kMode == AddressMode::IndirectY) {
-    uint8_t pointer = bus.read(cpu.PC++);
-    uint16_t low = bus.read(pointer);
-    uint16_t base = static_cast<uint16_t>(low | (bus.read(pointer + 1) << 8));
-    address = static_cast<uint16_t>(base + cpu.Y);
-    if constexpr (kAccess == Access::Read) cpu.cycles += crosses_page(base, address);
+  // The bytes after the opcode (JSR reads its own, around its pushes).
+  const bool takes_bytes = mode != M::Implied && mode != M::Accumulator && op != Op::JSR;
+  const bool takes_word = (mode == M::Absolute || mode == M::AbsoluteX || mode == M::AbsoluteY ||
+                           mode == M::Indirect) &&
+                          op != Op::JSR;
+  uint8_t first = 0, second = 0;
+  if (takes_bytes) first = bus.read(cpu.PC++);
+  if (takes_word) second = bus.read(cpu.PC++);
+
+  // Effective address; through a pointer of two bytes for the indirect modes.
+  uint16_t address = static_cast<uint16_t>(first | (second << 8));
+  uint16_t pointer_low = 0, pointer_high = 0;
+  switch (mode) {
+    case M::ZeroX: address = static_cast<uint8_t>(first + cpu.X); break;
+    case M::ZeroY: address = static_cast<uint8_t>(first + cpu.Y); break;
+    case M::Indirect:
+      // The 6502's JMP ($xxFF) reads the high byte from $xx00.
+      pointer_low = address;
+      pointer_high = crosses_page(address, address + 1) ? static_cast<uint16_t>(address & 0xff00)
+                                                        : static_cast<uint16_t>(address + 1);
+      break;
+    case M::IndirectX: {
+      const uint8_t pointer = static_cast<uint8_t>(first + cpu.X);
+      pointer_low = pointer;
+      pointer_high = static_cast<uint16_t>(pointer + 1);
+      break;
+    }
+    case M::IndirectY:
+      pointer_low = first;
+      pointer_high = static_cast<uint16_t>(first + 1);
+      break;
+    default: break;
   }
-  constexpr bool kMemoryOperand =
-      kMode != AddressMode::Implied && kMode != AddressMode::Accumulator &&
-      kMode != AddressMode::Immediate && kMode != AddressMode::Relative &&
-      kMode != AddressMode::Indirect && kOp != Op::JSR;
-  if constexpr (kMemoryOperand && kReads) operand = bus.read(address);
+  if (mode == M::Indirect || mode == M::IndirectX || mode == M::IndirectY) {
+    const uint16_t low = bus.read(pointer_low);
+    address = static_cast<uint16_t>(low | (bus.read(pointer_high) << 8));
+  }
+  if (mode == M::AbsoluteX || mode == M::AbsoluteY || mode == M::IndirectY) {
+    const uint16_t base = address;
+    address = static_cast<uint16_t>(base + (mode == M::AbsoluteX ? cpu.X : cpu.Y));
+    if (access == Access::Read) cpu.cycles += crosses_page(base, address);
+  }
+
+  // The operand: the byte after the opcode, or memory's.
+  const bool memory_operand =
+      takes_bytes && mode != M::Immediate && mode != M::Relative && mode != M::Indirect;
+  uint8_t operand = first;
+  if (memory_operand && access != Access::Write) operand = bus.read(address);
 
   // The high byte of the target address plus one, for SHA/SHX/SHY/TAS.
   const uint8_t high_plus_one = static_cast<uint8_t>((address >> 8) + 1);
 
-  switch (kOp) {
+  // What stores and read-modify-writes write to `address`, after the switch.
+  const bool writes = memory_operand && access != Access::Read && op != Op::JMP;
+  uint8_t result = 0;
+
+  switch (op) {
     // Loads, stores, transfers
     case Op::LDA:
       cpu.A = operand;
@@ -428,10 +439,10 @@ CULE_HD CULE_FORCE_INLINE void execute(Cpu& cpu, Bus& bus) {
       cpu.A = cpu.X = operand;
       set_nz(cpu, cpu.A);
       break;
-    case Op::STA: bus.write(address, cpu.A); break;
-    case Op::STX: bus.write(address, cpu.X); break;
-    case Op::STY: bus.write(address, cpu.Y); break;
-    case Op::SAX: bus.write(address, cpu.A & cpu.X); break;
+    case Op::STA: result = cpu.A; break;
+    case Op::STX: result = cpu.X; break;
+    case Op::STY: result = cpu.Y; break;
+    case Op::SAX: result = cpu.A & cpu.X; break;
     case Op::TAX:
       cpu.X = cpu.A;
       set_nz(cpu, cpu.X);
@@ -483,21 +494,21 @@ CULE_HD CULE_FORCE_INLINE void execute(Cpu& cpu, Bus& bus) {
     case Op::ROL:
     case Op::LSR:
     case Op::ROR: {
-      uint8_t carry_in = (kOp == Op::ROL || kOp == Op::ROR) ? cpu.C : 0;
-      uint8_t value = kMode == AddressMode::Accumulator ? cpu.A : operand;
-      value = (kOp == Op::ASL || kOp == Op::ROL) ? shift_left(cpu, value, carry_in)
-                                                 : shift_right(cpu, value, carry_in);
-      if (kMode == AddressMode::Accumulator) {
+      uint8_t carry_in = (op == Op::ROL || op == Op::ROR) ? cpu.C : 0;
+      uint8_t value = mode == AddressMode::Accumulator ? cpu.A : operand;
+      value = (op == Op::ASL || op == Op::ROL) ? shift_left(cpu, value, carry_in)
+                                               : shift_right(cpu, value, carry_in);
+      if (mode == AddressMode::Accumulator) {
         cpu.A = value;
       } else {
-        bus.write(address, value);
+        result = value;
       }
       break;
     }
     case Op::INC:
     case Op::DEC: {
-      uint8_t value = static_cast<uint8_t>(operand + (kOp == Op::INC ? 1 : -1));
-      bus.write(address, value);
+      uint8_t value = static_cast<uint8_t>(operand + (op == Op::INC ? 1 : -1));
+      result = value;
       set_nz(cpu, value);
       break;
     }
@@ -521,40 +532,40 @@ CULE_HD CULE_FORCE_INLINE void execute(Cpu& cpu, Bus& bus) {
     // Undocumented read-modify-write combinations
     case Op::SLO: {
       uint8_t value = shift_left(cpu, operand, 0);
-      bus.write(address, value);
+      result = value;
       cpu.A |= value;
       set_nz(cpu, cpu.A);
       break;
     }
     case Op::RLA: {
       uint8_t value = shift_left(cpu, operand, cpu.C);
-      bus.write(address, value);
+      result = value;
       cpu.A &= value;
       set_nz(cpu, cpu.A);
       break;
     }
     case Op::SRE: {
       uint8_t value = shift_right(cpu, operand, 0);
-      bus.write(address, value);
+      result = value;
       cpu.A ^= value;
       set_nz(cpu, cpu.A);
       break;
     }
     case Op::RRA: {
       uint8_t value = shift_right(cpu, operand, cpu.C);
-      bus.write(address, value);
+      result = value;
       adc(cpu, value);
       break;
     }
     case Op::DCP: {
       uint8_t value = static_cast<uint8_t>(operand - 1);
-      bus.write(address, value);
+      result = value;
       compare(cpu, cpu.A, value);
       break;
     }
     case Op::ISB: {
       uint8_t value = static_cast<uint8_t>(operand + 1);
-      bus.write(address, value);
+      result = value;
       sbc(cpu, value);
       break;
     }
@@ -586,12 +597,12 @@ CULE_HD CULE_FORCE_INLINE void execute(Cpu& cpu, Bus& bus) {
       cpu.A = cpu.X = cpu.SP = cpu.SP & operand;
       set_nz(cpu, cpu.A);
       break;
-    case Op::SHA: bus.write(address, cpu.A & cpu.X & high_plus_one); break;
-    case Op::SHX: bus.write(address, cpu.X & high_plus_one); break;
-    case Op::SHY: bus.write(address, cpu.Y & high_plus_one); break;
+    case Op::SHA: result = cpu.A & cpu.X & high_plus_one; break;
+    case Op::SHX: result = cpu.X & high_plus_one; break;
+    case Op::SHY: result = cpu.Y & high_plus_one; break;
     case Op::TAS:
       cpu.SP = cpu.A & cpu.X;
-      bus.write(address, cpu.A & cpu.X & high_plus_one);
+      result = cpu.A & cpu.X & high_plus_one;
       break;
     case Op::NOP: break;
     case Op::JAM: cpu.jammed = 1; break;
@@ -614,14 +625,14 @@ CULE_HD CULE_FORCE_INLINE void execute(Cpu& cpu, Bus& bus) {
     case Op::BCS:
     case Op::BNE:
     case Op::BEQ: {
-      bool taken = kOp == Op::BPL   ? !(cpu.n_result & 0x80)
-                   : kOp == Op::BMI ? (cpu.n_result & 0x80) != 0
-                   : kOp == Op::BVC ? !cpu.V
-                   : kOp == Op::BVS ? cpu.V != 0
-                   : kOp == Op::BCC ? !cpu.C
-                   : kOp == Op::BCS ? cpu.C != 0
-                   : kOp == Op::BNE ? cpu.z_result != 0
-                                    : cpu.z_result == 0;
+      bool taken = op == Op::BPL   ? !(cpu.n_result & 0x80)
+                   : op == Op::BMI ? (cpu.n_result & 0x80) != 0
+                   : op == Op::BVC ? !cpu.V
+                   : op == Op::BVS ? cpu.V != 0
+                   : op == Op::BCC ? !cpu.C
+                   : op == Op::BCS ? cpu.C != 0
+                   : op == Op::BNE ? cpu.z_result != 0
+                                   : cpu.z_result == 0;
       if (taken) {
         uint16_t target = static_cast<uint16_t>(cpu.PC + int8_t(operand));
         cpu.cycles += crosses_page(cpu.PC, target) ? 2 : 1;
@@ -673,6 +684,7 @@ CULE_HD CULE_FORCE_INLINE void execute(Cpu& cpu, Bus& bus) {
       break;
     case Op::PLP: cpu_set_status(cpu, pull_first(cpu, bus)); break;
   }
+  if (writes) bus.write(address, result);
 }
 
 }  // namespace detail
@@ -693,30 +705,83 @@ CULE_HD inline void cpu_reset(Cpu& cpu, Bus& bus) {
   cpu.PC = static_cast<uint16_t>(low | (bus.read(0xfffd) << 8));
 }
 
-//! Runs one instruction. A jammed core does nothing until cpu_reset.
+// clang-format off
+#define CULE_OPCODE_4(X, n) X(n) X(n + 1) X(n + 2) X(n + 3)
+#define CULE_OPCODE_16(X, n) \
+  CULE_OPCODE_4(X, n) CULE_OPCODE_4(X, n + 4) CULE_OPCODE_4(X, n + 8) CULE_OPCODE_4(X, n + 12)
+#define CULE_OPCODE_256(X) \
+  CULE_OPCODE_16(X, 0x00) CULE_OPCODE_16(X, 0x10) CULE_OPCODE_16(X, 0x20) \
+  CULE_OPCODE_16(X, 0x30) CULE_OPCODE_16(X, 0x40) CULE_OPCODE_16(X, 0x50) \
+  CULE_OPCODE_16(X, 0x60) CULE_OPCODE_16(X, 0x70) CULE_OPCODE_16(X, 0x80) \
+  CULE_OPCODE_16(X, 0x90) CULE_OPCODE_16(X, 0xa0) CULE_OPCODE_16(X, 0xb0) \
+  CULE_OPCODE_16(X, 0xc0) CULE_OPCODE_16(X, 0xd0) CULE_OPCODE_16(X, 0xe0) \
+  CULE_OPCODE_16(X, 0xf0)
+// clang-format on
+
+namespace detail {
+
+CULE_HD constexpr uint32_t pack_opcode(Opcode info) {
+  return uint32_t(info.op) | (uint32_t(info.mode) << 8) | (uint32_t(info.cycles) << 16);
+}
+
+#if defined(__CUDACC__)
+// The table as the GPU reads it at run time: global memory through the
+// read-only cache (a warp's lanes index it at different opcodes, which
+// constant memory would serialise).
+#define CULE_PACKED_OPCODE(n) pack_opcode(kOpcodes[n]),
+static __device__ const uint32_t kPackedOpcodes[256] = {CULE_OPCODE_256(CULE_PACKED_OPCODE)};
+#undef CULE_PACKED_OPCODE
+#endif
+
+//! The table entry of `opcode`, read at run time.
+CULE_HD CULE_FORCE_INLINE Opcode opcode_info(uint8_t opcode) {
+#if defined(__CUDA_ARCH__)
+  const uint32_t packed = __ldg(&kPackedOpcodes[opcode]);
+  return Opcode{static_cast<Op>(packed & 0xff), static_cast<AddressMode>((packed >> 8) & 0xff),
+                static_cast<uint8_t>(packed >> 16)};
+#else
+  return kOpcodes[opcode];
+#endif
+}
+
+}  // namespace detail
+
+//! Runs one instruction with code compiled for each opcode (a switch over
+//! the 256). A jammed core does nothing until cpu_reset.
 template <class Bus>
-CULE_HD CULE_FORCE_INLINE void cpu_step(Cpu& cpu, Bus& bus) {
+CULE_HD CULE_FORCE_INLINE void cpu_step_per_opcode(Cpu& cpu, Bus& bus) {
   if (cpu.jammed) return;
   const uint8_t opcode = bus.read(cpu.PC++);
-  // clang-format off
-#define CULE_OPCODE_CASE(n) case n: detail::execute<n>(cpu, bus); break;
-#define CULE_OPCODE_CASE4(n) \
-  CULE_OPCODE_CASE(n) CULE_OPCODE_CASE(n + 1) CULE_OPCODE_CASE(n + 2) CULE_OPCODE_CASE(n + 3)
-#define CULE_OPCODE_CASE16(n) \
-  CULE_OPCODE_CASE4(n) CULE_OPCODE_CASE4(n + 4) CULE_OPCODE_CASE4(n + 8) CULE_OPCODE_CASE4(n + 12)
-  switch (opcode) {
-    CULE_OPCODE_CASE16(0x00) CULE_OPCODE_CASE16(0x10) CULE_OPCODE_CASE16(0x20)
-    CULE_OPCODE_CASE16(0x30) CULE_OPCODE_CASE16(0x40) CULE_OPCODE_CASE16(0x50)
-    CULE_OPCODE_CASE16(0x60) CULE_OPCODE_CASE16(0x70) CULE_OPCODE_CASE16(0x80)
-    CULE_OPCODE_CASE16(0x90) CULE_OPCODE_CASE16(0xa0) CULE_OPCODE_CASE16(0xb0)
-    CULE_OPCODE_CASE16(0xc0) CULE_OPCODE_CASE16(0xd0) CULE_OPCODE_CASE16(0xe0)
-    CULE_OPCODE_CASE16(0xf0)
-  }
-  // clang-format on
-#undef CULE_OPCODE_CASE16
-#undef CULE_OPCODE_CASE4
+#define CULE_OPCODE_CASE(n) \
+  case n: detail::execute(cpu, bus, kOpcodes[n]); break;
+  switch (opcode) { CULE_OPCODE_256(CULE_OPCODE_CASE) }
 #undef CULE_OPCODE_CASE
 }
+
+//! Runs one instruction with code shared by all opcodes, which reads the
+//! opcode's table entry at run time. The same result as
+//! cpu_step_per_opcode, access for access.
+template <class Bus>
+CULE_HD CULE_FORCE_INLINE void cpu_step_decoded(Cpu& cpu, Bus& bus) {
+  if (cpu.jammed) return;
+  const uint8_t opcode = bus.read(cpu.PC++);
+  detail::execute(cpu, bus, detail::opcode_info(opcode));
+}
+
+//! Runs one instruction: per opcode on the host, where that is fastest;
+//! decoded on the GPU, where the lanes of a warp run different opcodes.
+template <class Bus>
+CULE_HD CULE_FORCE_INLINE void cpu_step(Cpu& cpu, Bus& bus) {
+#if defined(__CUDA_ARCH__)
+  cpu_step_decoded(cpu, bus);
+#else
+  cpu_step_per_opcode(cpu, bus);
+#endif
+}
+
+#undef CULE_OPCODE_256
+#undef CULE_OPCODE_16
+#undef CULE_OPCODE_4
 
 //! How a run of cpu_run_until_trap ended.
 struct CpuRunResult {

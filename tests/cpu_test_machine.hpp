@@ -34,8 +34,9 @@ struct Machine {
   Cpu cpu{};
   std::vector<Access> log;
 
-  //! Runs one instruction, logging its bus accesses.
-  void step();
+  //! Runs one instruction, logging its bus accesses (cpu_step, or
+  //! cpu_step_decoded when `decoded`).
+  void step(bool decoded = false);
 
   //! Puts the CPU at kPc with the given registers; flags from p.
   void setup(uint8_t a, uint8_t x, uint8_t y, uint8_t sp, uint8_t p, uint32_t cycles) {
@@ -63,10 +64,14 @@ struct RecordingBus {
   }
 };
 
-inline void Machine::step() {
+inline void Machine::step(bool decoded) {
   log.clear();
   RecordingBus bus{this};
-  cpu_step(cpu, bus);
+  if (decoded) {
+    cpu_step_decoded(cpu, bus);
+  } else {
+    cpu_step(cpu, bus);
+  }
 }
 
 }  // namespace cule::testing
