@@ -11,6 +11,7 @@
 // system RNG; the caller's `draw()` makes those draws (host or device).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 
 #include "kernels/cartridge.hpp"
@@ -48,11 +49,23 @@ struct ConsoleState {
   Cpu cpu;
   Riot riot;
   Tia tia;
-  ConsoleCartridge cart;
   uint8_t data_bus;              // last value on the data bus
   uint8_t last_access_was_read;  // for WSYNC
-  uint8_t stop;                  // the frame ended: stop after this instruction
+  ConsoleCartridge cart;         // last, its RAM at the end (see console_copy_used)
 };
+
+//! Copies the part of a console that a cartridge scheme uses: all but the
+//! cartridge RAM the scheme lacks (most have none of its 2 KiB). For device
+//! code: on the host the words would alias the console's fields.
+CULE_HD inline void console_copy_used(ConsoleState& to, const ConsoleState& from, Mapper mapper) {
+  static_assert(sizeof(ConsoleState) % 4 == 0 && alignof(ConsoleState) >= 4, "copied in words");
+  const size_t bytes = offsetof(ConsoleState, cart) + offsetof(ConsoleCartridge, ram) +
+                       size_t(mapper_ram_bytes(mapper));
+  const size_t words = (bytes + 3) / 4;
+  uint32_t* out = reinterpret_cast<uint32_t*>(&to);
+  const uint32_t* in = reinterpret_cast<const uint32_t*>(&from);
+  for (size_t k = 0; k < words; ++k) out[k] = in[k];
+}
 
 //! ConsoleBus's mapper when it is only known at run time (from the config).
 constexpr int kAnyMapper = -1;
@@ -63,19 +76,32 @@ constexpr int kAnyMapper = -1;
 //! see the CPU's full 16-bit address. `kMapper`, when not kAnyMapper, is the
 //! cartridge scheme fixed at compile time (it must be config.mapper), which
 //! folds the scheme's decisions out of every access.
+//!
+//! The bus keeps the CPU's time (`cpu`, which may be a copy of c.cpu), the
+//! data bus and the frame's end in its own members, which the compiler can
+//! hold in registers while the CPU runs: the console's byte stores could
+//! alias any field of `c`. store() writes them back to the console.
 template <int kMapper = kAnyMapper>
 struct ConsoleBus {
   ConsoleState& c;
   const ConsoleConfig& config;
   const FrameBuffers& frames;
   const ConsoleInputs& inputs;
-  // Copies for the read path, which the compiler can keep in registers: the
-  // console's byte stores could alias `config` itself.
+  Cpu& cpu = c.cpu;
+  // Copies for the read path: the console's byte stores could alias `config`.
   const Mapper config_mapper = config.mapper;
   const uint8_t* const rom = config.rom;
+  uint8_t data_bus = c.data_bus;
+  bool last_access_was_read = c.last_access_was_read != 0;
+  bool stop = false;  // the TIA ended the frame: stop after this instruction
   // Set by a read of the RIOT's ports or timer: the CPU may be waiting for
   // the timer (see console_skip_timer_wait).
   bool riot_read = false;
+
+  CULE_HD CULE_FORCE_INLINE void store() {
+    c.data_bus = data_bus;
+    c.last_access_was_read = last_access_was_read;
+  }
 
   CULE_HD CULE_FORCE_INLINE Mapper mapper() const {
     if constexpr (kMapper == kAnyMapper) {
@@ -90,77 +116,80 @@ struct ConsoleBus {
     uint8_t value;
     if (CULE_LIKELY(a & 0x1000)) {  // the cartridge: opcodes and most operands
       if (!cartridge_read_plain(c.cart, mapper(), rom, address, value)) {
-        value = read_cartridge(c, config, address);
+        value = read_cartridge(c, config, address, cpu.cycles);
       }
     } else if (cartridge_snoops(mapper()) &&
                cartridge_snoop_read(c.cart, mapper(), rom, address, value)) {
       // the cartridge answers in place of the TIA (3F)
     } else if (!(a & 0x0080)) {
-      value = read_tia(c, frames, inputs, address);
+      value = read_tia(c, frames, inputs, address, cpu.cycles, data_bus);
     } else if (a & 0x0200) {
-      value = riot_read_io(c.riot, address, c.cpu.cycles, inputs.swcha, inputs.swchb);
+      value = riot_read_io(c.riot, address, cpu.cycles, inputs.swcha, inputs.swchb);
       riot_read = true;
     } else {
       value = c.riot.ram[a & 0x7F];
     }
-    c.data_bus = value;
-    c.last_access_was_read = 1;
+    data_bus = value;
+    last_access_was_read = true;
     return value;
   }
 
   CULE_HD CULE_HOST_INLINE void write(uint16_t address, uint8_t value) {
     const uint16_t a = address & 0x1FFF;
     if (a & 0x1000) {
-      write_cartridge(c, config, frames, address, value);
+      apply(write_cartridge(c, config, frames, address, value, cpu.cycles, last_access_was_read));
     } else {
       if (cartridge_snoops(mapper())) {
         cartridge_snoop_write(c.cart, mapper(), address, value);
       }
       if (!(a & 0x0080)) {
-        write_tia(c, config, frames, address, value);
+        apply(write_tia(c, config, frames, address, value, cpu.cycles, last_access_was_read));
       } else if (a & 0x0200) {
-        riot_write_io(c.riot, address, value, c.cpu.cycles);
+        riot_write_io(c.riot, address, value, cpu.cycles);
       } else {
         c.riot.ram[a & 0x7F] = value;
       }
     }
-    c.data_bus = value;
-    c.last_access_was_read = 0;
+    data_bus = value;
+    last_access_was_read = false;
+  }
+
+  CULE_HD CULE_FORCE_INLINE void apply(TiaWriteEffect effect) {
+    cpu.cycles += effect.wait_cycles;
+    stop = stop || effect.end_frame;
   }
 
   // The out-of-line parts take what they use, not the bus: the bus's
-  // address never escapes, so its references stay in registers.
+  // address never escapes, so its members stay in registers.
   CULE_HD CULE_DEVICE_NOINLINE static uint8_t read_cartridge(ConsoleState& c,
                                                              const ConsoleConfig& config,
-                                                             uint16_t address) {
-    return cartridge_read(c.cart, config.mapper, config.rom, address, c.cpu.cycles);
+                                                             uint16_t address, uint32_t cycles) {
+    return cartridge_read(c.cart, config.mapper, config.rom, address, cycles);
   }
 
-  CULE_HD CULE_DEVICE_NOINLINE static void write_cartridge(ConsoleState& c,
-                                                           const ConsoleConfig& config,
-                                                           const FrameBuffers& frames,
-                                                           uint16_t address, uint8_t value) {
+  CULE_HD CULE_DEVICE_NOINLINE static TiaWriteEffect write_cartridge(
+      ConsoleState& c, const ConsoleConfig& config, const FrameBuffers& frames, uint16_t address,
+      uint8_t value, uint32_t cycles, bool last_access_was_read) {
     if (cartridge_write(c.cart, config.mapper, address, value)) {
-      write_tia(c, config, frames, address, value);
+      return write_tia(c, config, frames, address, value, cycles, last_access_was_read);
     }
+    return {0, false};
   }
 
   // Kept out of line: the CPU inlines the bus into each of its 256 opcodes.
   CULE_HD CULE_NOINLINE static uint8_t read_tia(ConsoleState& c, const FrameBuffers& frames,
-                                                const ConsoleInputs& inputs, uint16_t address) {
-    return tia_read(c.tia, frames, address, c.cpu.cycles, c.data_bus, inputs.tia);
+                                                const ConsoleInputs& inputs, uint16_t address,
+                                                uint32_t cycles, uint8_t data_bus) {
+    return tia_read(c.tia, frames, address, cycles, data_bus, inputs.tia);
   }
 
-  CULE_HD CULE_NOINLINE static void write_tia(ConsoleState& c, const ConsoleConfig& config,
-                                              const FrameBuffers& frames, uint16_t address,
-                                              uint8_t value) {
+  CULE_HD CULE_NOINLINE static TiaWriteEffect write_tia(
+      ConsoleState& c, const ConsoleConfig& config, const FrameBuffers& frames, uint16_t address,
+      uint8_t value, uint32_t cycles, bool last_access_was_read) {
     const TiaWriteEffect effect =
-        tia_write(c.tia, config.tia, frames, address, value, c.cpu.cycles, c.last_access_was_read);
-    c.cpu.cycles += effect.wait_cycles;
-    if (effect.end_frame) {
-      c.stop = 1;
-      c.tia.partial_frame = 0;
-    }
+        tia_write(c.tia, config.tia, frames, address, value, cycles, last_access_was_read);
+    if (effect.end_frame) c.tia.partial_frame = 0;
+    return effect;
   }
 };
 
@@ -198,6 +227,7 @@ CULE_HD void console_system_reset(ConsoleState& c, const ConsoleConfig& config,
       {0, {kMaximumResistance, kMaximumResistance, kMaximumResistance, kMaximumResistance}}};
   ConsoleBus<> bus{c, config, frames, idle};
   cpu_reset(c.cpu, bus);
+  bus.store();
 }
 
 //! A console as ALE builds it, drawing from `draw()` (ALE's system RNG): RIOT
@@ -220,16 +250,17 @@ CULE_HD void console_power_on(ConsoleState& c, const ConsoleConfig& config,
 //! change nothing (the timer has not passed zero), each as ALE would run it,
 //! and stops at the first read of 0 or before one past zero. Returns the
 //! instructions run, at most `budget`. The loop's bytes must be plain ROM.
-CULE_HD inline int console_skip_timer_wait(ConsoleState& c, const ConsoleConfig& config,
-                                           int budget) {
-  Cpu& cpu = c.cpu;
-  if (cpu.z_result == 0 || cartridge_snoops(config.mapper)) return 0;  // BNE falls through
+template <int kMapper>
+CULE_HD CULE_FORCE_INLINE int console_skip_timer_wait(Cpu& cpu, ConsoleBus<kMapper>& bus,
+                                                      int budget) {
+  const ConsoleState& c = bus.c;
+  if (cpu.z_result == 0 || cartridge_snoops(bus.mapper())) return 0;  // BNE falls through
   const uint16_t pc = cpu.PC;
   const uint16_t load = static_cast<uint16_t>(pc - 3);
   if (!(load & pc & 0x1000)) return 0;
   uint8_t code[5];
   for (int k = 0; k < 5; ++k) {
-    if (!cartridge_read_plain(c.cart, config.mapper, config.rom, uint16_t(load + k), code[k])) {
+    if (!cartridge_read_plain(c.cart, bus.mapper(), bus.rom, uint16_t(load + k), code[k])) {
       return 0;
     }
   }
@@ -260,32 +291,35 @@ CULE_HD inline int console_skip_timer_wait(ConsoleState& c, const ConsoleConfig&
   if (code[0] == 0xAC) cpu.Y = v;
   cpu.n_result = v;
   cpu.z_result = v;
-  c.data_bus = v;
-  c.last_access_was_read = 1;
+  bus.data_bus = v;
+  bus.last_access_was_read = true;
   return 2 * turns;
 }
 
 //! Runs instructions until the frame ends, at most ALE's 25,000 a frame.
+//! The CPU runs on a local copy, which the compiler can keep in registers.
 template <int kMapper>
 CULE_HD CULE_HOST_NOINLINE void console_run_instructions(ConsoleState& c,
                                                          const ConsoleConfig& config,
                                                          const FrameBuffers& frames,
                                                          const ConsoleInputs& inputs) {
-  ConsoleBus<kMapper> bus{c, config, frames, inputs};
-  for (int n = 0; n < kMaxInstructionsPerFrame && !c.stop && !c.cpu.jammed; ++n) {
-    cpu_step(c.cpu, bus);
+  Cpu cpu = c.cpu;
+  ConsoleBus<kMapper> bus{c, config, frames, inputs, cpu};
+  for (int n = 0; n < kMaxInstructionsPerFrame && !bus.stop && !cpu.jammed; ++n) {
+    cpu_step(cpu, bus);
     if (bus.riot_read) {
       bus.riot_read = false;
-      n += console_skip_timer_wait(c, config, kMaxInstructionsPerFrame - 1 - n);
+      n += console_skip_timer_wait(cpu, bus, kMaxInstructionsPerFrame - 1 - n);
     }
   }
+  bus.store();
+  c.cpu = cpu;
 }
 
-//! Runs the console for one TV frame (ALE's TIA::update): up to 25,000
-//! instructions, until the TIA reports the end of the frame.
-CULE_HD CULE_DEVICE_NOINLINE void console_run_frame(ConsoleState& c, const ConsoleConfig& config,
-                                                    const FrameBuffers& frames,
-                                                    const ConsoleInputs& inputs) {
+//! Runs the console for one TV frame in place (see console_run_frame).
+CULE_HD CULE_FORCE_INLINE void console_run_frame_here(ConsoleState& c, const ConsoleConfig& config,
+                                                      const FrameBuffers& frames,
+                                                      const ConsoleInputs& inputs) {
   Tia& tia = c.tia;
   const bool new_frame = !tia.partial_frame;
   if (new_frame) {
@@ -296,7 +330,6 @@ CULE_HD CULE_DEVICE_NOINLINE void console_run_frame(ConsoleState& c, const Conso
     tia_start_frame(tia, config.tia, int32_t(clocks));
   }
   tia.partial_frame = 1;
-  c.stop = 0;
 #if defined(__CUDA_ARCH__)
   console_run_instructions<kAnyMapper>(c, config, frames, inputs);
 #else
@@ -335,6 +368,25 @@ CULE_HD CULE_DEVICE_NOINLINE void console_run_frame(ConsoleState& c, const Conso
     tia.scanline_count_for_last_frame = tia.current_scanline;
     tia.frame_greyed = 0;
   }
+}
+
+//! Runs the console for one TV frame (ALE's TIA::update): up to 25,000
+//! instructions, until the TIA reports the end of the frame.
+CULE_HD CULE_DEVICE_NOINLINE void console_run_frame(ConsoleState& c, const ConsoleConfig& config,
+                                                    const FrameBuffers& frames,
+                                                    const ConsoleInputs& inputs) {
+#if defined(__CUDA_ARCH__)
+  // The batch's consoles lie one after another, so the 32 threads of a warp
+  // reading one field read 32 cache lines; a thread's local memory
+  // interleaves the threads' words, one line for the 32. The frame runs on
+  // a local copy.
+  ConsoleState local;
+  console_copy_used(local, c, config.mapper);
+  console_run_frame_here(local, config, frames, inputs);
+  console_copy_used(c, local, config.mapper);
+#else
+  console_run_frame_here(c, config, frames, inputs);
+#endif
 }
 
 }  // namespace cule

@@ -355,7 +355,15 @@ CULE_HD CULE_FORCE_INLINE void for_playfield_runs(const Tia& tia, int hpos, int 
 }
 
 CULE_HD inline void fill(uint8_t* out, int count, uint8_t value) {
-  for (int i = 0; i < count; ++i) out[i] = value;
+  int i = 0;
+#if defined(__CUDA_ARCH__)
+  // Four pixels a store where aligned: each store of a warp's lanes, which
+  // write different consoles' screens, is a memory transaction per lane.
+  for (; i < count && (reinterpret_cast<uintptr_t>(out + i) & 3) != 0; ++i) out[i] = value;
+  const uint32_t word = value * 0x01010101u;
+  for (; i + 4 <= count; i += 4) *reinterpret_cast<uint32_t*>(out + i) = word;
+#endif
+  for (; i < count; ++i) out[i] = value;
 }
 
 // Draws `count` pixels of one scanline from hpos (when `draw`), and
