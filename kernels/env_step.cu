@@ -5,6 +5,10 @@ namespace {
 
 // Consoles are big and branchy: small blocks keep more of them resident.
 constexpr int kThreadsPerBlock = 64;
+// A step waits on memory and branches more than it computes, and only more
+// resident warps hide that: the compiler keeps the step to the registers of
+// this many blocks per SM (128 each), spilling the rest to the L1 cache.
+constexpr int kMinBlocksPerSm = 8;
 
 int blocks_for(int n) { return (n + kThreadsPerBlock - 1) / kThreadsPerBlock; }
 
@@ -27,9 +31,9 @@ __global__ void env_reset_kernel(EnvSetup setup, EnvBatch batch, const uint8_t* 
   report(errors, env_reset(setup, batch, i));
 }
 
-__global__ void env_step_kernel(EnvSetup setup, EnvBatch batch, const int32_t* actions,
-                                const float* paddle_strengths, uint32_t* errors, int first,
-                                int count) {
+__global__ void __launch_bounds__(kThreadsPerBlock, kMinBlocksPerSm)
+    env_step_kernel(EnvSetup setup, EnvBatch batch, const int32_t* actions,
+                    const float* paddle_strengths, uint32_t* errors, int first, int count) {
   const int k = blockIdx.x * blockDim.x + threadIdx.x;
   const int i = first + k;
   if (k >= count) return;
