@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # The device check: on a bare GPU machine (nvcc, CMake and ninja present, no
-# network), builds the CUDA backend, runs the GPU tests (every GPU result
-# bit-identical to the CPU backend's; C++, and Python with torch where the
-# machine's python3 has torch and pybind11) and prints frames/second and
-# frames/hour of VecEnv for Pong and Breakout at 1K-64K environments, with
-# the CPU backend on the machine's cores in the same run. A failing test does
-# not stop the throughput runs; the exit status reports it.
+# network), builds the CUDA backend, prints frames/second and frames/hour of
+# VecEnv for Pong and Breakout at 1K-64K environments, with the CPU backend
+# on the machine's cores in the same run, and runs the GPU tests (every GPU
+# result bit-identical to the CPU backend's; C++, and Python with torch where
+# the machine's python3 has torch and pybind11). It keeps within
+# CULE_CHECK_SECONDS (default 470): the tests get the time the build and the
+# throughput runs leave, and a test run cut short counts as failed. The exit
+# status reports failures.
 #
 # The machine has neither GoogleTest, ale-py, gymnasium nor dasm: prepare
 # them here first, then send .device and the assembled project games along
@@ -44,6 +46,13 @@ testdata=${CULE_TESTDATA_DIR:-}
 done
 [ -n "$testdata" ] || { echo "check.sh: no shared/testdata found" >&2; exit 2; }
 
+deadline=$(($(date +%s) + ${CULE_CHECK_SECONDS:-470}))
+# Seconds to the deadline, less $1 kept for later steps (at least 10).
+seconds_left() {
+  local left=$((deadline - $(date +%s) - ${1:-0}))
+  echo $((left > 10 ? left : 10))
+}
+
 echo "== machine"
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader || true
 nvcc --version | tail -1
@@ -68,39 +77,6 @@ cmake -S . -B build-gpu -G Ninja -DCULE_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 \
 cmake --build build-gpu -j "$(nproc)" --target "${targets[@]}"
 echo "built in $(($(date +%s) - start)) s"
 
-# The games run on both backends: those of the cartridge schemes and
-# controllers that the other tests' tetris, pong and breakout do not cover. A
-# GPU thread runs one console at some 20 frames per second, and the games'
-# batches are built one after another, so ale-py's 104 games take many
-# minutes: CULE_ALL_GAMES=1 runs every one.
-games_dir="$PWD/.device/roms"
-if [ "${CULE_ALL_GAMES:-0}" != 1 ]; then
-  games_dir=$(mktemp -d)
-  for game in kaboom ms_pacman montezuma_revenge pitfall2 darkchambers elevator_action robotank; do
-    [ -f ".device/roms/$game.bin" ] && ln -s "$PWD/.device/roms/$game.bin" "$games_dir/"
-  done
-fi
-
-failed=()
-echo "== GPU tests (C++)"
-start=$(date +%s)
-CULE_GPU_ROM_DIR="$games_dir" timeout 300 build-gpu/tests/cule_tests \
-  --gtest_filter='*Cuda*' || failed+=("C++ GPU tests")
-echo "ran in $(($(date +%s) - start)) s"
-
-if [[ " ${targets[*]} " == *" _core "* ]]; then
-  echo "== GPU tests (Python, torch $(python3 -c 'import torch; print(torch.__version__)'))"
-  site=$(mktemp -d)
-  if compgen -G ".device/wheels/*.whl" >/dev/null; then
-    python3 -m pip install -q --no-index --no-deps --no-compile --target "$site" .device/wheels/*.whl
-  fi
-  CULE_TESTDATA_DIR="$testdata" PYTHONPATH="$PWD/python:$site" timeout 200 \
-    python3 -m pytest -q -rs -p no:cacheprovider -k "cuda or gpu" tests/python/test_cuda_env.py \
-    tests/python/test_flat_machine.py tests/python/test_train.py || failed+=("Python GPU tests")
-else
-  echo "(python3 lacks pybind11, torch, numpy or pytest: Python GPU tests skipped)"
-fi
-
 echo "== throughput: VecEnv, CPU backend ($(nproc) cores) and CUDA"
 for game in pong breakout; do
   rom=.device/roms/$game.bin
@@ -114,6 +90,43 @@ done
 
 echo "== throughput: 6502 core, functional test, first 2M instructions per machine"
 build-gpu/benchmarks/bench_m6502_cuda "$testdata/6502/6502_functional_test.bin" 1024 16384 65536
+
+# The games run on both backends: Pong and Breakout, which the several-games
+# test batches together, and games of the cartridge schemes and controllers
+# that those and tetris do not cover. A
+# GPU thread runs one console at some 20 frames per second, and the games'
+# batches are built one after another, so ale-py's 104 games take many
+# minutes: CULE_ALL_GAMES=1 runs every one.
+games_dir="$PWD/.device/roms"
+if [ "${CULE_ALL_GAMES:-0}" != 1 ]; then
+  games_dir=$(mktemp -d)
+  for game in pong breakout kaboom ms_pacman montezuma_revenge pitfall2 darkchambers \
+    elevator_action robotank; do
+    [ -f ".device/roms/$game.bin" ] && ln -s "$PWD/.device/roms/$game.bin" "$games_dir/"
+  done
+fi
+
+failed=()
+echo "== GPU tests (C++)"
+start=$(date +%s)
+# The Python tests keep the last 90 seconds.
+CULE_GPU_ROM_DIR="$games_dir" timeout "$(seconds_left 90)" build-gpu/tests/cule_tests \
+  --gtest_filter='*Cuda*' || failed+=("C++ GPU tests (status $?; 124: out of time)")
+echo "ran in $(($(date +%s) - start)) s"
+
+if [[ " ${targets[*]} " == *" _core "* ]]; then
+  echo "== GPU tests (Python, torch $(python3 -c 'import torch; print(torch.__version__)'))"
+  site=$(mktemp -d)
+  if compgen -G ".device/wheels/*.whl" >/dev/null; then
+    python3 -m pip install -q --no-index --no-deps --no-compile --target "$site" .device/wheels/*.whl
+  fi
+  CULE_TESTDATA_DIR="$testdata" PYTHONPATH="$PWD/python:$site" timeout "$(seconds_left)" \
+    python3 -m pytest -q -rs -p no:cacheprovider -k "cuda or gpu" tests/python/test_cuda_env.py \
+    tests/python/test_flat_machine.py tests/python/test_train.py ||
+    failed+=("Python GPU tests (status $?; 124: out of time)")
+else
+  echo "(python3 lacks pybind11, torch, numpy or pytest: Python GPU tests skipped)"
+fi
 
 if ((${#failed[@]})); then
   echo "FAILED: ${failed[*]}"
