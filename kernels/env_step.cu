@@ -6,8 +6,9 @@ namespace {
 // Consoles are big and branchy: small blocks keep more of them resident.
 constexpr int kThreadsPerBlock = 64;
 // A step waits on memory and branches more than it computes, and only more
-// resident warps hide that: the compiler keeps the step to the registers of
-// this many blocks per SM (128 each), spilling the rest to the L1 cache.
+// resident warps hide that: the compiler keeps the step within the registers
+// that let this many blocks share an SM (128 a thread), spilling to the L1
+// cache beyond.
 constexpr int kMinBlocksPerSm = 8;
 
 int blocks_for(int n) { return (n + kThreadsPerBlock - 1) / kThreadsPerBlock; }
