@@ -251,8 +251,8 @@ CULE_HD void console_power_on(ConsoleState& c, const ConsoleConfig& config,
 //! and stops at the first read of 0 or before one past zero. Returns the
 //! instructions run, at most `budget`. The loop's bytes must be plain ROM.
 template <int kMapper>
-CULE_HD CULE_FORCE_INLINE int console_skip_timer_wait(Cpu& cpu, ConsoleBus<kMapper>& bus,
-                                                      int budget) {
+CULE_HD CULE_FORCE_INLINE int console_skip_timer_wait(ConsoleBus<kMapper>& bus, int budget) {
+  Cpu& cpu = bus.cpu;
   const ConsoleState& c = bus.c;
   if (cpu.z_result == 0 || cartridge_snoops(bus.mapper())) return 0;  // BNE falls through
   const uint16_t pc = cpu.PC;
@@ -309,7 +309,7 @@ CULE_HD CULE_HOST_NOINLINE void console_run_instructions(ConsoleState& c,
     cpu_step(cpu, bus);
     if (bus.riot_read) {
       bus.riot_read = false;
-      n += console_skip_timer_wait(cpu, bus, kMaxInstructionsPerFrame - 1 - n);
+      n += console_skip_timer_wait(bus, kMaxInstructionsPerFrame - 1 - n);
     }
   }
   bus.store();

@@ -14,6 +14,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 
 #include "kernels/ale_console.hpp"
 #include "kernels/hd.hpp"

@@ -15,7 +15,6 @@
 #pragma once
 
 #include <cstdint>
-#include <cstring>
 
 #include "kernels/hd.hpp"
 
@@ -493,7 +492,7 @@ CULE_HD inline void tia_update(Tia& tia, const FrameBuffers& frames, int clock) 
     // the blank has clocks left plus 8 (up to 76; the beam redraws the rest).
     if (tia.hmove_blank_enabled && clocks_from_start < kHBlankClocks + 8) {
       const int blanks = kHBlankClocks + 8 - clocks_from_start;
-      if (frames.draw) memset(frame + line_pixel, 0, size_t(blanks));
+      if (frames.draw) fill(frame + line_pixel, blanks, 0);
       if (clocks_to_update + clocks_from_start >= kHBlankClocks + 8) tia.hmove_blank_enabled = 0;
     }
     if (tia.clocks_to_end_of_scanline == kClocksPerScanline) {
