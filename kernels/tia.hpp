@@ -15,6 +15,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 
 #include "kernels/hd.hpp"
 
@@ -145,89 +146,6 @@ CULE_HD inline bool has_copy_at(uint8_t number, int offset) {
   }
 }
 
-// Which of the 20 playfield bits shows at hpos (4 pixels per bit; the right
-// half repeats, or mirrors when reflected).
-CULE_HD inline int playfield_bit(int hpos, bool reflect) {
-  int q = hpos >> 2;  // 0-39
-  if (q >= 20) q = reflect ? 39 - q : q - 20;
-  return (q >= 4 && q < 12) ? 15 - q : q;  // PF1 is drawn from its high bit
-}
-
-// ALE's resolution of overlapping objects into one of the four colour
-// registers (0 background, 1 playfield, 2 player 0, 3 player 1).
-CULE_HD constexpr uint8_t priority_colour(uint8_t enabled, bool right_half) {
-  if (enabled & kPriorityBit) {
-    uint8_t colour = 0;
-    if (enabled & (kP1Bit | kM1Bit)) colour = 3;
-    if (enabled & (kP0Bit | kM0Bit)) colour = 2;
-    if (enabled & (kBLBit | kPFBit)) colour = 1;  // the playfield wins; score mode is ignored
-    return colour;
-  }
-  uint8_t colour = 0;
-  if (enabled & kBLBit) colour = 1;
-  if (enabled & kPFBit) colour = (enabled & kScoreBit) ? (right_half ? 3 : 2) : 1;
-  if (enabled & (kP1Bit | kM1Bit)) colour = colour != 2 ? 3 : 2;
-  if (enabled & (kP0Bit | kM0Bit)) colour = 2;
-  return colour;
-}
-
-// priority_colour as a table: entry (right half) * 256 + enabled, where
-// enabled is the objects (bits 0-5) with CTRLPF's priority and score bits.
-struct PriorityTable {
-  uint8_t colour[512];
-};
-
-CULE_HD constexpr PriorityTable make_priority_table() {
-  PriorityTable table{};
-  for (int i = 0; i < 512; ++i) table.colour[i] = priority_colour(uint8_t(i & 0xFF), i >= 256);
-  return table;
-}
-
-// Device code reads its own copy, in device memory.
-#if defined(__CUDACC__)
-static __device__ constexpr PriorityTable kPriorityTableDevice = make_priority_table();
-#endif
-inline constexpr PriorityTable kPriorityTableHost = make_priority_table();
-
-CULE_HD inline const uint8_t* priority_table() {
-#if defined(__CUDA_ARCH__)
-  return kPriorityTableDevice.colour;
-#else
-  return kPriorityTableHost.colour;
-#endif
-}
-
-// The collision latches set by a set of overlapping objects (CXM0P.. CXPPMM bit order).
-CULE_HD inline uint16_t collisions_of(uint8_t e) {
-  const bool p0 = e & kP0Bit, m0 = e & kM0Bit, p1 = e & kP1Bit, m1 = e & kM1Bit, bl = e & kBLBit,
-             pf = e & kPFBit;
-  return static_cast<uint16_t>(
-      (m0 && p1) << 0 | (m0 && p0) << 1 | (m1 && p0) << 2 | (m1 && p1) << 3 | (p0 && pf) << 4 |
-      (p0 && bl) << 5 | (p1 && pf) << 6 | (p1 && bl) << 7 | (m0 && pf) << 8 | (m0 && bl) << 9 |
-      (m1 && pf) << 10 | (m1 && bl) << 11 | (bl && pf) << 12 | (p0 && p1) << 13 | (m0 && m1) << 14);
-}
-
-// Sets of objects, as bits of a 64-bit word indexed by the set, that hold
-// fewer than two objects and so collide with nothing: {}, and each alone.
-constexpr uint64_t kLoneObjectSets = 1ull << 0 | 1ull << kP0Bit | 1ull << kM0Bit | 1ull << kP1Bit |
-                                     1ull << kM1Bit | 1ull << kBLBit | 1ull << kPFBit;
-
-// The collision latches set by every set of objects marked in `seen`.
-CULE_HD inline uint16_t collisions_of_sets(uint64_t seen) {
-  seen &= ~kLoneObjectSets;
-  uint16_t latches = 0;
-  while (seen) {
-#if defined(__CUDA_ARCH__)
-    const int set = __ffsll(static_cast<long long>(seen)) - 1;
-#else
-    const int set = __builtin_ctzll(seen);
-#endif
-    latches |= collisions_of(uint8_t(set));
-    seen &= seen - 1;
-  }
-  return latches;
-}
-
 // Position change applied by HMOVE written at CPU cycle x (0-75) of the line,
 // for a motion nibble: the full -7..+8 in horizontal blank, less the later in
 // the blank the strobe comes, none mid-line, and leftward drift when the
@@ -286,71 +204,151 @@ CULE_HD inline void refresh_ball_enable(Tia& tia) {
   set_enabled(tia, kBLBit, tia.VDELBL ? tia.DENABL : tia.ENABL);
 }
 
-// Calls mark(i, j) for every pixel i of a span (0 <= i < count) whose offset
-// from an object's position falls in [first, first + width): j is the offset
-// into that stretch. `start` is the span's first offset, (hpos - position)
-// mod 160; a span of up to 160 pixels may wrap past offset 159 once.
-// Returns whether any pixel was marked.
-template <class Mark>
-CULE_HD CULE_FORCE_INLINE bool for_stretch(int start, int count, int first, int width, Mark mark) {
-  const int end = first + width;
-  const int lo = first > start ? first : start;
-  const int hi_span = start + count < kScreenWidth ? start + count : kScreenWidth;
-  const int hi = end < hi_span ? end : hi_span;
-  bool marked = lo < hi;
-  for (int d = lo; d < hi; ++d) mark(d - start, d - first);
-  if (start + count > kScreenWidth) {
-    const int wrapped_hi = end < start + count - kScreenWidth ? end : start + count - kScreenWidth;
-    marked |= first < wrapped_hi;
-    for (int d = first; d < wrapped_hi; ++d) mark(d + kScreenWidth - start, d - first);
-  }
-  return marked;
+// A span is drawn 64 pixels at a time with each object's pixels as the bits
+// of a word (bit i: the chunk's pixel i): colours and collisions then take a
+// few logic operations per word instead of a few per pixel.
+
+// An object's pixels by offset from its position: bit d of (lo, hi) is set
+// when offset d shows the object. Every object ends before offset 80 (a copy
+// at 64 is at most 8 wide; a stretched player ends at 33).
+struct ObjectPixels {
+  uint64_t lo, hi;
+};
+
+// 64 pixels of an object from offset `start` (0-159); offsets wrap at 160.
+CULE_HD inline uint64_t object_window(ObjectPixels object, int start) {
+  uint64_t window = start == 0    ? object.lo
+                    : start < 64  ? object.lo >> start | object.hi << (64 - start)
+                    : start < 128 ? object.hi >> (start - 64)
+                                  : 0;
+  if (start > 96) window |= object.lo << (160 - start);  // offsets 0, 1, ... after 159
+  return window;
 }
 
-// Marks a player's pixels: 8 graphics bits per copy, high bit first; double
-// and quad players are one copy, stretched, starting one pixel late.
-// Returns whether the span meets a copy.
-CULE_HD inline bool mark_player(uint8_t* bits, uint8_t bit, int start, int count, uint8_t grp,
-                                uint8_t nusiz, bool first_copy_hidden) {
+// Each of bits 0-15 repeated 4 times: bit i to bits 4i-4i+3.
+CULE_HD inline uint64_t stretch4(uint64_t x) {
+  x = (x | x << 24) & 0x000000FF000000FFull;
+  x = (x | x << 12) & 0x000F000F000F000Full;
+  x = (x | x << 6) & 0x0303030303030303ull;
+  x = (x | x << 3) & 0x1111111111111111ull;
+  return x * 0xF;
+}
+
+// Each of bits 0-7 repeated twice: bit i to bits 2i and 2i+1.
+CULE_HD inline uint64_t stretch2(uint64_t x) {
+  x = (x | x << 4) & 0x0F0F;
+  x = (x | x << 2) & 0x3333;
+  x = (x | x << 1) & 0x5555;
+  return x * 3;
+}
+
+// An object of `copy` pixels (at most 8 wide) repeated as NUSIZ `number`
+// says, after a first copy of `first` pixels.
+CULE_HD inline ObjectPixels with_copies(uint64_t first, uint64_t copy, uint8_t number) {
+  uint64_t lo = first;
+  if (has_copy_at(number, 16)) lo |= copy << 16;
+  if (has_copy_at(number, 32)) lo |= copy << 32;
+  return {lo, has_copy_at(number, 64) ? copy : 0};
+}
+
+// A player: 8 graphics bits per copy, high bit first; double and quad
+// players are one copy, stretched, starting one pixel late.
+CULE_HD inline ObjectPixels player_pixels(uint8_t grp, uint8_t nusiz, bool first_copy_hidden) {
+  const uint64_t bits = reverse_bits(grp);  // offset j shows graphics bit 7 - j
   const uint8_t number = nusiz & 0x07;
   if (number == 5 || number == 7) {
-    if (first_copy_hidden) return false;
-    const int shift = number == 5 ? 1 : 2;
-    // Branch-free: graphics bits are too irregular to predict.
-    return for_stretch(start, count, 1, 8 << shift,
-                       [&](int i, int j) { bits[i] |= bit & -((grp >> (7 - (j >> shift))) & 1); });
+    if (first_copy_hidden) return {0, 0};
+    return {(number == 5 ? stretch2(bits) : stretch4(bits)) << 1, 0};
   }
-  auto draw = [&](int i, int j) { bits[i] |= bit & -((grp >> (7 - j)) & 1); };
-  bool marked = !first_copy_hidden && for_stretch(start, count, 0, 8, draw);
-  for (int offset = 16; offset <= 64; offset *= 2) {
-    if (has_copy_at(number, offset)) marked |= for_stretch(start, count, offset, 8, draw);
-  }
-  return marked;
+  return with_copies(first_copy_hidden ? 0 : bits, bits, number);
 }
 
-// Marks a missile's pixels: `width` pixels per copy. Returns whether the
-// span meets a copy.
-CULE_HD inline bool mark_missile(uint8_t* bits, uint8_t bit, int start, int count, uint8_t number,
-                                 int width) {
-  auto draw = [&](int i, int) { bits[i] |= bit; };
-  bool marked = for_stretch(start, count, 0, width, draw);
-  for (int offset = 16; offset <= 64; offset *= 2) {
-    if (has_copy_at(number, offset)) marked |= for_stretch(start, count, offset, width, draw);
-  }
-  return marked;
+// A missile: `width` pixels per copy.
+CULE_HD inline ObjectPixels missile_pixels(uint8_t number, int width) {
+  const uint64_t bits = (1ull << width) - 1;
+  return with_copies(bits, bits, number);
 }
 
-// Calls run(i, n, on) for the runs of pixels [i, i + n) of a span that one
-// playfield bit covers (4 pixels, aligned): `on` is that bit.
-template <class Run>
-CULE_HD CULE_FORCE_INLINE void for_playfield_runs(const Tia& tia, int hpos, int count, Run run) {
-  for (int i = 0; i < count;) {
-    const int x = hpos + i;
-    int n = 4 - (x & 3);
-    if (n > count - i) n = count - i;
-    run(i, n, ((tia.PF >> playfield_bit(x, tia.pf_reflect)) & 1) != 0);
-    i += n;
+CULE_HD inline uint32_t reverse20(uint32_t x) {
+  return uint32_t(reverse_bits(uint8_t(x))) << 12 | uint32_t(reverse_bits(uint8_t(x >> 8))) << 4 |
+         reverse_bits(uint8_t(x >> 12 & 0xF0));
+}
+
+// The playfield's 40 bits of a line, bit i for pixels 4i-4i+3: PF0 bits 4-7,
+// PF1 bits 7-0, PF2 bits 0-7, then the right half, which repeats the left or,
+// reflected, mirrors it.
+CULE_HD inline uint64_t playfield_line(uint32_t pf, bool reflect) {
+  // PF holds PF0 4-7 in bits 0-3, PF1 in 4-11 and PF2 in 12-19.
+  const uint32_t left = (pf & 0xFF00F) | uint32_t(reverse_bits(uint8_t(pf >> 4))) << 4;
+  return left | uint64_t(reflect ? reverse20(left) : left) << 20;
+}
+
+// 64 playfield pixels from screen position x (0-159); none past 159. They
+// span 17 playfield bits: 16 stretched, and the 17th for the last `phase`.
+CULE_HD inline uint64_t playfield_window(uint64_t line, int x) {
+  const uint64_t bits = line >> (x >> 2);
+  const int phase = x & 3;
+  uint64_t window = stretch4(bits & 0xFFFF) >> phase;
+  if (phase != 0 && (bits >> 16 & 1)) window |= ~0ull << (64 - phase);
+  return window;
+}
+
+// The collision latches (CXM0P.. CXPPMM bit order) set where two objects'
+// pixels meet.
+CULE_HD inline uint16_t collisions_of(uint64_t p0, uint64_t m0, uint64_t p1, uint64_t m1,
+                                      uint64_t bl, uint64_t pf) {
+  auto meet = [](uint64_t a, uint64_t b) { return uint16_t((a & b) != 0); };
+  return uint16_t(meet(m0, p1) << 0 | meet(m0, p0) << 1 | meet(m1, p0) << 2 | meet(m1, p1) << 3 |
+                  meet(p0, pf) << 4 | meet(p0, bl) << 5 | meet(p1, pf) << 6 | meet(p1, bl) << 7 |
+                  meet(m0, pf) << 8 | meet(m0, bl) << 9 | meet(m1, pf) << 10 | meet(m1, bl) << 11 |
+                  meet(bl, pf) << 12 | meet(p0, p1) << 13 | meet(m0, m1) << 14);
+}
+
+// Each of 8 bits as a byte of 0x00 or 0xFF: bit i to byte i.
+CULE_HD constexpr uint64_t byte_mask_of(uint32_t bits) {
+  uint64_t x = (bits * 0x0101010101010101ull) & 0x8040201008040201ull;  // bit i alone in byte i
+  x = (x + 0x7F7F7F7F7F7F7F7Full) & 0x8080808080808080ull;              // byte top bit: set
+  return (x >> 7) * 0xFF;
+}
+
+struct ByteMasks {
+  uint64_t mask[256];
+};
+
+CULE_HD constexpr ByteMasks make_byte_masks() {
+  ByteMasks table{};
+  for (uint32_t i = 0; i < 256; ++i) table.mask[i] = byte_mask_of(i);
+  return table;
+}
+
+inline constexpr ByteMasks kByteMasksHost = make_byte_masks();
+
+// The host looks the masks up; device threads, which each read a different
+// entry, compute them.
+CULE_HD inline uint64_t byte_mask(uint32_t bits) {
+#if defined(__CUDA_ARCH__)
+  return byte_mask_of(bits);
+#else
+  return kByteMasksHost.mask[bits];
+#endif
+}
+
+// Stores the first n (1-8) pixels of `pixels`, pixel i in byte i.
+CULE_HD inline void store_pixels(uint8_t* out, uint64_t pixels, int n) {
+#if defined(__CUDA_ARCH__)
+  if (n == 8 && (reinterpret_cast<uintptr_t>(out) & 3) == 0) {
+    reinterpret_cast<uint32_t*>(out)[0] = uint32_t(pixels);
+    reinterpret_cast<uint32_t*>(out)[1] = uint32_t(pixels >> 32);
+    return;
   }
+#else
+  static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "pixel i is byte i of a word");
+  if (n == 8) {
+    memcpy(out, &pixels, 8);
+    return;
+  }
+#endif
+  for (int i = 0; i < n; ++i) out[i] = uint8_t(pixels >> (8 * i));
 }
 
 CULE_HD inline void fill(uint8_t* out, int count, uint8_t value) {
@@ -372,82 +370,90 @@ CULE_HD inline void draw_span(Tia& tia, uint8_t* out, int hpos, int count, bool 
     if (draw) fill(out, count, 0);
     return;
   }
-  const bool m0_shown = (tia.enabled_objects & kM0Bit) && tia.m0_pattern != kMissileHidden;
-  if (!draw) {
-    // Without pixels, only spans where two objects can meet matter.
-    const int objects = (tia.PF != 0) + ((tia.enabled_objects & kBLBit) != 0) +
-                        (tia.current_grp1 != 0) + ((tia.enabled_objects & kM1Bit) != 0) +
-                        (tia.current_grp0 != 0) + m0_shown;
-    if (objects < 2) return;
-  }
-  // Which objects other than the playfield cover each pixel of the span.
-  uint8_t bits[kScreenWidth];
-  fill(bits, count, 0);
-  bool marked = false;
-  const uint8_t nusiz0 = tia.NUSIZ0, nusiz1 = tia.NUSIZ1;
-  if (tia.enabled_objects & kBLBit) {
-    marked |= for_stretch(wrap160(hpos - tia.POSBL), count, 0, 1 << ((tia.CTRLPF & 0x30) >> 4),
-                          [&](int i, int) { bits[i] |= kBLBit; });
-  }
-  if (tia.current_grp1) {
-    marked |= mark_player(bits, kP1Bit, wrap160(hpos - tia.POSP1), count, tia.current_grp1, nusiz1,
-                          tia.p1_first_copy_hidden);
-  }
-  if (tia.enabled_objects & kM1Bit) {
-    marked |= mark_missile(bits, kM1Bit, wrap160(hpos - tia.POSM1), count, nusiz1 & 0x07,
-                           1 << ((nusiz1 & 0x30) >> 4));
-  }
-  if (tia.current_grp0) {
-    marked |= mark_player(bits, kP0Bit, wrap160(hpos - tia.POSP0), count, tia.current_grp0, nusiz0,
-                          tia.p0_first_copy_hidden);
-  }
-  if (m0_shown) {
-    const int size =
-        tia.m0_pattern == kMissileStretched ? ((nusiz0 & 0x30) >> 4) | 1 : (nusiz0 & 0x30) >> 4;
-    marked |=
-        mark_missile(bits, kM0Bit, wrap160(hpos - tia.POSM0), count, nusiz0 & 0x07, 1 << size);
-  }
-  // Colour registers by set of objects, for this CTRLPF; right half at +256.
-  const uint8_t* const colour = priority_table() + tia.playfield_priority_and_score;
-  if (!marked) {
-    // Playfield and background only: nothing collides.
-    if (!draw) return;
-    if (tia.PF == 0) {
-      fill(out, count, tia.color[0]);
-      return;
-    }
-    const uint8_t background = tia.color[0];
-    for_playfield_runs(tia, hpos, count, [&](int i, int n, bool on) {
-      fill(out + i, n, on ? tia.color[colour[(hpos + i >= 80 ? 256 : 0) + kPFBit]] : background);
-    });
+  const bool p0_on = tia.current_grp0 != 0, p1_on = tia.current_grp1 != 0;
+  const bool m0_on = (tia.enabled_objects & kM0Bit) && tia.m0_pattern != kMissileHidden;
+  const bool m1_on = tia.enabled_objects & kM1Bit, bl_on = tia.enabled_objects & kBLBit;
+  const bool pf_on = tia.PF != 0;
+  const int objects = p0_on + m0_on + p1_on + m1_on + bl_on + pf_on;
+  // Without pixels, only spans where two objects can meet matter.
+  if (!draw && objects < 2) return;
+  if (objects == 0) {
+    fill(out, count, tia.color[0]);
     return;
   }
-  if (tia.PF != 0) {
-    for_playfield_runs(tia, hpos, count, [&](int i, int n, bool on) {
-      if (on) {
-        for (int k = i; k < i + n; ++k) bits[k] |= kPFBit;
+  const uint8_t nusiz0 = tia.NUSIZ0, nusiz1 = tia.NUSIZ1;
+  constexpr ObjectPixels kNone = {0, 0};
+  const ObjectPixels p0 =
+      p0_on ? player_pixels(tia.current_grp0, nusiz0, tia.p0_first_copy_hidden) : kNone;
+  const ObjectPixels p1 =
+      p1_on ? player_pixels(tia.current_grp1, nusiz1, tia.p1_first_copy_hidden) : kNone;
+  const int m0_size = ((nusiz0 & 0x30) >> 4) | (tia.m0_pattern == kMissileStretched);
+  const ObjectPixels m0 = m0_on ? missile_pixels(nusiz0 & 0x07, 1 << m0_size) : kNone;
+  const ObjectPixels m1 =
+      m1_on ? missile_pixels(nusiz1 & 0x07, 1 << ((nusiz1 & 0x30) >> 4)) : kNone;
+  const ObjectPixels bl =
+      bl_on ? ObjectPixels{(1ull << (1 << ((tia.CTRLPF & 0x30) >> 4))) - 1, 0} : kNone;
+  const uint64_t pf = pf_on ? playfield_line(tia.PF, tia.pf_reflect) : 0;
+  const int pos_p0 = tia.POSP0, pos_m0 = tia.POSM0, pos_p1 = tia.POSP1, pos_m1 = tia.POSM1,
+            pos_bl = tia.POSBL;
+  const uint8_t modes = tia.playfield_priority_and_score;
+  // Colour registers as 8 pixels of each: the background, and how each of
+  // the others differs from it.
+  const uint64_t kBytes = 0x0101010101010101ull;
+  const uint64_t background = tia.color[0] * kBytes;
+  const uint64_t playfield_delta = (tia.color[1] ^ tia.color[0]) * kBytes;
+  const uint64_t p0_delta = (tia.color[2] ^ tia.color[0]) * kBytes;
+  const uint64_t p1_delta = (tia.color[3] ^ tia.color[0]) * kBytes;
+  uint16_t latches = 0;
+  for (int base = 0; base < count; base += 64) {
+    const int x = hpos + base;
+    const int n = count - base < 64 ? count - base : 64;
+    const uint64_t in_span = n == 64 ? ~0ull : (1ull << n) - 1;
+    auto window = [&](bool on, ObjectPixels object, int position) {
+      return on ? object_window(object, wrap160(x - position)) & in_span : 0;
+    };
+    const uint64_t p0_bits = window(p0_on, p0, pos_p0), m0_bits = window(m0_on, m0, pos_m0);
+    const uint64_t p1_bits = window(p1_on, p1, pos_p1), m1_bits = window(m1_on, m1, pos_m1);
+    const uint64_t bl_bits = window(bl_on, bl, pos_bl);
+    const uint64_t pf_bits = pf_on ? playfield_window(pf, x) & in_span : 0;
+    // Pixels of any object, and of two or more: only the latter collide.
+    uint64_t shown = p0_bits, overlap = 0;
+    auto add = [&](uint64_t bits) {
+      overlap |= shown & bits;
+      shown |= bits;
+    };
+    add(m0_bits), add(p1_bits), add(m1_bits), add(bl_bits), add(pf_bits);
+    if (overlap) latches |= collisions_of(p0_bits, m0_bits, p1_bits, m1_bits, bl_bits, pf_bits);
+    if (!draw) continue;
+    // ALE's priorities, as the colour register each pixel takes.
+    const uint64_t p0m0 = p0_bits | m0_bits, p1m1 = p1_bits | m1_bits;
+    uint64_t as_playfield, as_p0, as_p1;
+    if (modes & kPriorityBit) {  // the playfield and ball in front; score mode is ignored
+      as_playfield = pf_bits | bl_bits;
+      as_p0 = p0m0 & ~as_playfield;
+      as_p1 = p1m1 & ~as_playfield & ~p0m0;
+    } else if (modes &
+               kScoreBit) {  // the playfield in player 0's colour on the left, 1's on the right
+      const uint64_t right = x >= 80 ? ~0ull : x + 64 <= 80 ? 0 : ~0ull << (80 - x);
+      as_p0 = p0m0 | (pf_bits & ~right);
+      as_p1 = (p1m1 | (pf_bits & right)) & ~as_p0;
+      as_playfield = bl_bits & ~as_p0 & ~as_p1;
+    } else {
+      as_p0 = p0m0;
+      as_p1 = p1m1 & ~p0m0;
+      as_playfield = (pf_bits | bl_bits) & ~p0m0 & ~p1m1;
+    }
+    for (int i = 0; i < n; i += 8) {
+      uint64_t pixels = background;
+      if ((shown >> i) & 0xFF) {
+        pixels ^= (byte_mask((as_playfield >> i) & 0xFF) & playfield_delta) ^
+                  (byte_mask((as_p0 >> i) & 0xFF) & p0_delta) ^
+                  (byte_mask((as_p1 >> i) & 0xFF) & p1_delta);
       }
-    });
-  }
-  // Every set of objects met, as bit `set` of `seen`, for the collisions.
-  uint64_t seen = 0;
-  int right = 80 - hpos;  // the first pixel of the right half
-  right = right < 0 ? 0 : (right > count ? count : right);
-  if (draw) {
-    // A local copy: stores to `out` could alias the TIA's registers.
-    const uint8_t colours[4] = {tia.color[0], tia.color[1], tia.color[2], tia.color[3]};
-    for (int i = 0; i < right; ++i) {
-      seen |= 1ull << bits[i];
-      out[i] = colours[colour[bits[i]]];
+      store_pixels(out + base + i, pixels, n - i < 8 ? n - i : 8);
     }
-    for (int i = right; i < count; ++i) {
-      seen |= 1ull << bits[i];
-      out[i] = colours[colour[256 + bits[i]]];
-    }
-  } else {
-    for (int i = 0; i < count; ++i) seen |= 1ull << bits[i];
   }
-  tia.collision |= collisions_of_sets(seen);
+  tia.collision |= latches;
 }
 
 }  // namespace tia_detail
