@@ -408,23 +408,11 @@ CULE_HD inline uint8_t cartridge_read(BasicCartridgeState<kRamBytes>& cart, Mapp
   return rom_byte(rom, (uint32_t(cart.bank) << 12) + offset);
 }
 
-//! Where the RAM ports of a 4 KiB bank-switched scheme end (offsets from
-//! $1000): SC's 128 bytes read at $1080-$10FF, FASC's 256 at $1100-$11FF;
-//! 0 for the schemes without RAM.
-CULE_HD constexpr uint16_t ram_ports_end(Mapper mapper) {
-  switch (mapper) {
-    case Mapper::kF8SC:
-    case Mapper::kF6SC:
-    case Mapper::kF4SC: return 0x0100;
-    case Mapper::kFASC: return 0x0200;
-    default: return 0;
-  }
-}
-
 //! The commonest reads of `address` (16-bit, A12 set), those that are plain
 //! ROM bytes: all of 2K and 4K cartridges, and for the 4 KiB bank-switched
-//! schemes the window between their RAM ports, if any, and their hotspots
-//! (from $1FF4). Returns false, reading nothing, for every other read, which
+//! schemes the window between their RAM ports, if any (a write port, then a
+//! read port, each the RAM's size, from $1000), and their hotspots (from
+//! $1FF4). Returns false, reading nothing, for every other read, which
 //! cartridge_read makes. Small enough to inline into the CPU's fetches.
 template <uint16_t kRamBytes>
 CULE_HD CULE_FORCE_INLINE bool cartridge_read_plain(const BasicCartridgeState<kRamBytes>& cart,
@@ -442,7 +430,7 @@ CULE_HD CULE_FORCE_INLINE bool cartridge_read_plain(const BasicCartridgeState<kR
     case Mapper::kF4:
     case Mapper::kF4SC:
     case Mapper::kFASC:
-      if (offset < ram_ports_end(mapper) || offset >= 0x0ff4) return false;
+      if (offset < 2 * mapper_ram_bytes(mapper) || offset >= 0x0ff4) return false;
       value = rom_byte(rom, (uint32_t(cart.bank) << 12) + offset);
       return true;
     default: return false;

@@ -399,7 +399,7 @@ CULE_HD inline void draw_span(Tia& tia, uint8_t* out, int hpos, int count, bool 
   const uint8_t modes = tia.playfield_priority_and_score;
   // Colour registers as 8 pixels of each: the background, and how each of
   // the others differs from it.
-  const uint64_t kBytes = 0x0101010101010101ull;
+  constexpr uint64_t kBytes = 0x0101010101010101ull;
   const uint64_t background = tia.color[0] * kBytes;
   const uint64_t playfield_delta = (tia.color[1] ^ tia.color[0]) * kBytes;
   const uint64_t p0_delta = (tia.color[2] ^ tia.color[0]) * kBytes;
@@ -428,12 +428,13 @@ CULE_HD inline void draw_span(Tia& tia, uint8_t* out, int hpos, int count, bool 
     // ALE's priorities, as the colour register each pixel takes.
     const uint64_t p0m0 = p0_bits | m0_bits, p1m1 = p1_bits | m1_bits;
     uint64_t as_playfield, as_p0, as_p1;
-    if (modes & kPriorityBit) {  // the playfield and ball in front; score mode is ignored
+    if (modes & kPriorityBit) {
+      // The playfield and ball in front; score mode is ignored.
       as_playfield = pf_bits | bl_bits;
       as_p0 = p0m0 & ~as_playfield;
       as_p1 = p1m1 & ~as_playfield & ~p0m0;
-    } else if (modes &
-               kScoreBit) {  // the playfield in player 0's colour on the left, 1's on the right
+    } else if (modes & kScoreBit) {
+      // The playfield in player 0's colour on the left half, player 1's on the right.
       const uint64_t right = x >= 80 ? ~0ull : x + 64 <= 80 ? 0 : ~0ull << (80 - x);
       as_p0 = p0m0 | (pf_bits & ~right);
       as_p1 = (p1m1 | (pf_bits & right)) & ~as_p0;
