@@ -103,11 +103,20 @@ CULE_HD inline int area_taps_padded(int src, int dst, AreaTap* taps) {
 //! Rounds to the nearest integer, ties to even, and clamps to 0-255. Adding
 //! and taking away 1.5 x 2^23 rounds any float in [-2^22, 2^22] to an integer
 //! in the current rounding mode (nearest, ties to even, on host and device);
-//! unlike rintf it is plain arithmetic, which the host compiler vectorizes.
+//! unlike rintf it is plain arithmetic, and with the clamp on the integer
+//! (the same result, rounding being monotonic) the host compiler vectorizes
+//! it.
 CULE_HD inline uint8_t saturate_u8(float v) {
   constexpr float kRound = 12582912.0f;  // 1.5 x 2^23
-  v = v < 0.0f ? 0.0f : (v > 255.0f ? 255.0f : v);
-  return uint8_t(int((v + kRound) - kRound));
+  int32_t rounded = int32_t((v + kRound) - kRound);
+  rounded = rounded > 0 ? rounded : 0;
+  rounded = rounded < 255 ? rounded : 255;
+  return uint8_t(rounded);
+}
+
+//! out[i] = saturate_u8(sum[i]) for i in [0, n).
+CULE_HD inline void saturate_row(const float* __restrict__ sum, uint8_t* __restrict__ out, int n) {
+  for (int i = 0; i < n; ++i) out[i] = saturate_u8(sum[i]);
 }
 
 //! Whether bytes [0, n) of a and b are equal (compared 8 at a time).
@@ -123,6 +132,68 @@ CULE_HD inline bool same_bytes(const uint8_t* a, const uint8_t* b, int n) {
     if (a[i] != b[i]) return false;
   }
   return true;
+}
+
+//! The horizontal sums of one source row (`line`, src_width pixels): the
+//! taps of output pixel d into row[d * Channels + c], each sum built in a
+//! register in the order (and so with the roundings) of adding its taps one
+//! by one to zero.
+template <int Channels>
+CULE_HD inline void area_row_sums_by_taps(const AreaResize& r, const uint8_t* line, float* row) {
+  const int span = r.x_span;
+  for (int d = 0; d < r.dst_width; ++d) {
+    const AreaTap* const taps = r.x_taps + d * span;
+    float acc[Channels] = {};
+    for (int k = 0; k < span; ++k) {
+      for (int c = 0; c < Channels; ++c) {
+        acc[c] += taps[k].weight * float(line[taps[k].src * Channels + c]);
+      }
+    }
+    for (int c = 0; c < Channels; ++c) row[d * Channels + c] = acc[c];
+  }
+}
+
+//! The widest source row and longest tap run area_row_sums_host takes.
+constexpr int kAreaHostMaxWidth = 160;
+constexpr int kAreaHostMaxSpan = 4;
+
+//! The same sums on the host, with the same products added in the same
+//! order: the row is converted to float once, and an output pixel's taps
+//! are consecutive source pixels from its first one (area_taps_of), so
+//! only the first is looked up. A padded tap then multiplies its zero
+//! weight by the next pixel (or by a zero past the row's end) instead of
+//! by pixel 0, which adds the same +0.
+template <int Channels, int Span>
+inline void area_row_sums_host(const AreaResize& r, const uint8_t* line, float* row) {
+  float pixels[(kAreaHostMaxWidth + kAreaHostMaxSpan) * Channels];
+  const int count = r.src_width * Channels;
+  for (int p = 0; p < count; ++p) pixels[p] = float(line[p]);
+  for (int p = count; p < count + Span * Channels; ++p) pixels[p] = 0.0f;
+  for (int d = 0; d < r.dst_width; ++d) {
+    const AreaTap* const taps = r.x_taps + d * Span;
+    const float* const first = pixels + taps[0].src * Channels;
+    float acc[Channels] = {};
+    for (int k = 0; k < Span; ++k) {
+      for (int c = 0; c < Channels; ++c) acc[c] += taps[k].weight * first[k * Channels + c];
+    }
+    for (int c = 0; c < Channels; ++c) row[d * Channels + c] = acc[c];
+  }
+}
+
+//! area_row_sums_by_taps, by the fastest way the target has.
+template <int Channels>
+CULE_HD inline void area_row_sums(const AreaResize& r, const uint8_t* line, float* row) {
+#if !defined(__CUDA_ARCH__)
+  if (r.src_width <= kAreaHostMaxWidth) {
+    switch (r.x_span) {
+      case 2: area_row_sums_host<Channels, 2>(r, line, row); return;
+      case 3: area_row_sums_host<Channels, 3>(r, line, row); return;
+      case 4: area_row_sums_host<Channels, 4>(r, line, row); return;
+      default: break;
+    }
+  }
+#endif
+  area_row_sums_by_taps<Channels>(r, line, row);
 }
 
 //! Shrinks a `Channels`-colour image (src_height rows of src_width pixels,
@@ -161,19 +232,7 @@ CULE_HD void area_resize(const AreaResize& r, const uint8_t* src, uint8_t* out, 
     // summed before it (as runs of Atari scanlines often are), is summed once.
     if (summed != line && !(summed && same_bytes(summed, line, src_stride))) {
       summed = line;
-      // Each output pixel's sum is built in a register, in the order (and
-      // so with the roundings) of adding its taps one by one to zero.
-      const int span = r.x_span;
-      for (int d = 0; d < r.dst_width; ++d) {
-        const AreaTap* const taps = r.x_taps + d * span;
-        float acc[Channels] = {};
-        for (int k = 0; k < span; ++k) {
-          for (int c = 0; c < Channels; ++c) {
-            acc[c] += taps[k].weight * float(line[taps[k].src * Channels + c]);
-          }
-        }
-        for (int c = 0; c < Channels; ++c) row[d * Channels + c] = acc[c];
-      }
+      area_row_sums<Channels>(r, line, row);
     }
     const bool first = t == 0 || r.y_taps[t - 1].dst != ty.dst;
     if (first) {
@@ -182,10 +241,7 @@ CULE_HD void area_resize(const AreaResize& r, const uint8_t* src, uint8_t* out, 
       for (int i = 0; i < width; ++i) sum[i] = sum[i] + ty.weight * row[i];
     }
     const bool last = t + 1 == r.y_count || r.y_taps[t + 1].dst != ty.dst;
-    if (last) {
-      uint8_t* out_line = out + ty.dst * width;
-      for (int i = 0; i < width; ++i) out_line[i] = saturate_u8(sum[i]);
-    }
+    if (last) saturate_row(sum, out + ty.dst * width, width);
   }
 }
 

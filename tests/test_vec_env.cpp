@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
 #include <random>
 #include <string>
 #include <utility>
@@ -360,6 +361,35 @@ TEST(Preprocess, AreaResizeIsTheAreaMean) {
             << sw << "x" << sh << " -> " << dw << "x" << dh << " at " << dx << "," << dy;
       }
     }
+  }
+}
+
+// The host's row sums (float row, consecutive taps) are the device's tap
+// by tap, bit for bit, for one and three channels and every tap run the
+// host takes (2 to 4) or leaves to the taps (5 and more).
+template <int Channels>
+void expect_same_row_sums(int dw, std::mt19937& rng) {
+  const int sw = 160;
+  std::vector<AreaTap> xt(size_t(dw * area_span_bound(sw, dw)));
+  const int span = area_taps_padded(sw, dw, xt.data());
+  const AreaResize r{xt.data(),    nullptr,     uint16_t(dw * span), 0, uint16_t(sw), uint16_t(1),
+                     uint16_t(dw), uint16_t(1), uint16_t(span)};
+  std::vector<uint8_t> line(size_t(sw * Channels));
+  for (int trial = 0; trial < 50; ++trial) {
+    for (uint8_t& v : line) v = uint8_t(rng());
+    std::vector<float> host(size_t(dw * Channels)), by_taps(size_t(dw * Channels));
+    area_row_sums<Channels>(r, line.data(), host.data());
+    area_row_sums_by_taps<Channels>(r, line.data(), by_taps.data());
+    ASSERT_EQ(0, std::memcmp(host.data(), by_taps.data(), host.size() * sizeof(float)))
+        << "160 -> " << dw << " pixels, " << Channels << " channel(s), span " << span;
+  }
+}
+
+TEST(Preprocess, HostRowSumsAreTheTapSums) {
+  std::mt19937 rng(11);
+  for (const int dw : {159, 150, 120, 100, 84, 81, 80, 64, 60, 50, 45, 33}) {
+    expect_same_row_sums<1>(dw, rng);
+    expect_same_row_sums<3>(dw, rng);
   }
 }
 
