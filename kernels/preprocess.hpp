@@ -31,8 +31,8 @@ struct AreaTap {
 
 //! The taps of both axes and the sizes. The y taps are sorted by dst, then
 //! src; the x taps come `x_span` to an output pixel (x_count = dst_width x
-//! x_span), in src order, padded with zero weights, so each output pixel's
-//! sum is a fixed-length loop.
+//! x_span), consecutive source pixels padded with zero weights (see
+//! area_taps_padded), so each output pixel's sum is a fixed-length loop.
 struct AreaResize {
   const AreaTap* x_taps;
   const AreaTap* y_taps;
@@ -83,9 +83,12 @@ CULE_HD inline int area_taps(int src, int dst, AreaTap* taps) {
 }
 
 //! Fills `taps` (room for dst x area_span_bound) with the same taps laid
-//! out `span` to an output pixel, padded with zero weights, and returns
-//! span. A padded tap adds 0 x pixel = +0 to a non-negative sum, which
-//! leaves it unchanged, so the sums are those of area_taps.
+//! out `span` to an output pixel, and returns span. Each output pixel's
+//! taps are a window of `span` consecutive source pixels inside the row,
+//! from window_start: its own taps, which are consecutive, with zero-weight
+//! taps before them where the row's end pushes the window left, and after
+//! them otherwise. A zero-weight tap adds 0 x pixel = +0 to a non-negative
+//! sum, which leaves it unchanged, so the sums are those of area_taps.
 CULE_HD inline int area_taps_padded(int src, int dst, AreaTap* taps) {
   const int bound = area_span_bound(src, dst);
   int span = 0;
@@ -94,8 +97,15 @@ CULE_HD inline int area_taps_padded(int src, int dst, AreaTap* taps) {
     span = count > span ? count : span;
   }
   for (int d = 0; d < dst; ++d) {  // close up from stride `bound` to `span`
-    const int count = area_taps_of(src, dst, d, taps + d * span);
-    for (int k = count; k < span; ++k) taps[d * span + k] = {0, uint16_t(d), 0.0f};
+    AreaTap* const window = taps + d * span;
+    const int count = area_taps_of(src, dst, d, window);
+    const int first = window[0].src;
+    const int start = first < src - span ? first : src - span;
+    const int before = first - start;
+    for (int k = count - 1; k >= 0; --k) window[before + k] = window[k];
+    for (int k = 0; k < span; ++k) {
+      if (k < before || k >= before + count) window[k] = {uint16_t(start + k), uint16_t(d), 0.0f};
+    }
   }
   return span;
 }
@@ -134,66 +144,47 @@ CULE_HD inline bool same_bytes(const uint8_t* a, const uint8_t* b, int n) {
   return true;
 }
 
-//! The horizontal sums of one source row (`line`, src_width pixels): the
-//! taps of output pixel d into row[d * Channels + c], each sum built in a
-//! register in the order (and so with the roundings) of adding its taps one
-//! by one to zero.
-template <int Channels>
-CULE_HD inline void area_row_sums_by_taps(const AreaResize& r, const uint8_t* line, float* row) {
-  const int span = r.x_span;
+//! The horizontal sums of one source row (`line`, src_width pixels of
+//! Channels values, bytes or floats): output pixel d's taps into
+//! row[d * Channels + c], each sum built in a register in the order (and so
+//! with the roundings) of adding its taps one by one to zero. A window's
+//! taps are consecutive pixels (area_taps_padded), so only its first source
+//! is looked up. `Span` is x_span fixed at compile time, or 0.
+template <int Channels, int Span = 0, class Pixel>
+CULE_HD inline void area_row_sums(const AreaResize& r, const Pixel* line, float* row) {
+  const int span = Span ? Span : r.x_span;
   for (int d = 0; d < r.dst_width; ++d) {
     const AreaTap* const taps = r.x_taps + d * span;
+    const Pixel* const window = line + taps[0].src * Channels;
     float acc[Channels] = {};
     for (int k = 0; k < span; ++k) {
-      for (int c = 0; c < Channels; ++c) {
-        acc[c] += taps[k].weight * float(line[taps[k].src * Channels + c]);
-      }
+      for (int c = 0; c < Channels; ++c) acc[c] += taps[k].weight * float(window[k * Channels + c]);
     }
     for (int c = 0; c < Channels; ++c) row[d * Channels + c] = acc[c];
   }
 }
 
-//! The widest source row and longest tap run area_row_sums_host takes.
+//! The widest source row area_row_sums_of_line converts on the host.
 constexpr int kAreaHostMaxWidth = 160;
-constexpr int kAreaHostMaxSpan = 4;
 
-//! The same sums on the host, with the same products added in the same
-//! order: the row is converted to float once, and an output pixel's taps
-//! are consecutive source pixels from its first one (area_taps_of), so
-//! only the first is looked up. A padded tap then multiplies its zero
-//! weight by the next pixel (or by a zero past the row's end) instead of
-//! by pixel 0, which adds the same +0.
-template <int Channels, int Span>
-inline void area_row_sums_host(const AreaResize& r, const uint8_t* line, float* row) {
-  float pixels[(kAreaHostMaxWidth + kAreaHostMaxSpan) * Channels];
-  const int count = r.src_width * Channels;
-  for (int p = 0; p < count; ++p) pixels[p] = float(line[p]);
-  for (int p = count; p < count + Span * Channels; ++p) pixels[p] = 0.0f;
-  for (int d = 0; d < r.dst_width; ++d) {
-    const AreaTap* const taps = r.x_taps + d * Span;
-    const float* const first = pixels + taps[0].src * Channels;
-    float acc[Channels] = {};
-    for (int k = 0; k < Span; ++k) {
-      for (int c = 0; c < Channels; ++c) acc[c] += taps[k].weight * first[k * Channels + c];
-    }
-    for (int c = 0; c < Channels; ++c) row[d * Channels + c] = acc[c];
-  }
-}
-
-//! area_row_sums_by_taps, by the fastest way the target has.
+//! area_row_sums of a row of bytes. The host converts the row to float once
+//! and fixes the commonest spans at compile time (the same products and
+//! sums); the device reads the bytes.
 template <int Channels>
-CULE_HD inline void area_row_sums(const AreaResize& r, const uint8_t* line, float* row) {
+CULE_HD inline void area_row_sums_of_line(const AreaResize& r, const uint8_t* line, float* row) {
 #if !defined(__CUDA_ARCH__)
   if (r.src_width <= kAreaHostMaxWidth) {
+    float pixels[kAreaHostMaxWidth * Channels];
+    for (int p = 0; p < r.src_width * Channels; ++p) pixels[p] = float(line[p]);
     switch (r.x_span) {
-      case 2: area_row_sums_host<Channels, 2>(r, line, row); return;
-      case 3: area_row_sums_host<Channels, 3>(r, line, row); return;
-      case 4: area_row_sums_host<Channels, 4>(r, line, row); return;
-      default: break;
+      case 2: area_row_sums<Channels, 2>(r, pixels, row); return;
+      case 3: area_row_sums<Channels, 3>(r, pixels, row); return;
+      case 4: area_row_sums<Channels, 4>(r, pixels, row); return;
+      default: area_row_sums<Channels>(r, pixels, row); return;
     }
   }
 #endif
-  area_row_sums_by_taps<Channels>(r, line, row);
+  area_row_sums<Channels>(r, line, row);
 }
 
 //! Shrinks a `Channels`-colour image (src_height rows of src_width pixels,
@@ -232,7 +223,7 @@ CULE_HD void area_resize(const AreaResize& r, const uint8_t* src, uint8_t* out, 
     // summed before it (as runs of Atari scanlines often are), is summed once.
     if (summed != line && !(summed && same_bytes(summed, line, src_stride))) {
       summed = line;
-      area_row_sums<Channels>(r, line, row);
+      area_row_sums_of_line<Channels>(r, line, row);
     }
     const bool first = t == 0 || r.y_taps[t - 1].dst != ty.dst;
     if (first) {

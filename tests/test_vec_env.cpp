@@ -364,28 +364,48 @@ TEST(Preprocess, AreaResizeIsTheAreaMean) {
   }
 }
 
-// The host's row sums (float row, consecutive taps) are the device's tap
-// by tap, bit for bit, for one and three channels and every tap run the
-// host takes (2 to 4) or leaves to the taps (5 and more).
+// The row sums of the padded windows, on the host's path (a float row, the
+// span fixed) and the device's (the bytes), are those of adding each output
+// pixel's taps (area_taps) one by one to zero, bit for bit, for one and
+// three channels and spans of 2 to 6; every window is consecutive pixels
+// inside the row.
 template <int Channels>
 void expect_same_row_sums(int dw, std::mt19937& rng) {
   const int sw = 160;
-  std::vector<AreaTap> xt(size_t(dw * area_span_bound(sw, dw)));
+  std::vector<AreaTap> xt(size_t(dw * area_span_bound(sw, dw))),
+      plain(size_t(area_taps_bound(sw, dw)));
   const int span = area_taps_padded(sw, dw, xt.data());
+  const int taps = area_taps(sw, dw, plain.data());
+  for (int d = 0; d < dw; ++d) {
+    for (int k = 0; k < span; ++k) {
+      const AreaTap& t = xt[size_t(d * span + k)];
+      ASSERT_EQ(t.src, xt[size_t(d * span)].src + k) << dw << " pixels, output " << d;
+      ASSERT_LT(t.src, sw) << dw << " pixels, output " << d;
+    }
+  }
   const AreaResize r{xt.data(),    nullptr,     uint16_t(dw * span), 0, uint16_t(sw), uint16_t(1),
                      uint16_t(dw), uint16_t(1), uint16_t(span)};
   std::vector<uint8_t> line(size_t(sw * Channels));
   for (int trial = 0; trial < 50; ++trial) {
     for (uint8_t& v : line) v = uint8_t(rng());
-    std::vector<float> host(size_t(dw * Channels)), by_taps(size_t(dw * Channels));
-    area_row_sums<Channels>(r, line.data(), host.data());
-    area_row_sums_by_taps<Channels>(r, line.data(), by_taps.data());
-    ASSERT_EQ(0, std::memcmp(host.data(), by_taps.data(), host.size() * sizeof(float)))
-        << "160 -> " << dw << " pixels, " << Channels << " channel(s), span " << span;
+    std::vector<float> want(size_t(dw * Channels), 0.0f);
+    for (int t = 0; t < taps; ++t) {
+      for (int c = 0; c < Channels; ++c) {
+        float& acc = want[size_t(plain[size_t(t)].dst * Channels + c)];
+        acc += plain[size_t(t)].weight * float(line[size_t(plain[size_t(t)].src * Channels + c)]);
+      }
+    }
+    std::vector<float> host(want.size()), device(want.size());
+    area_row_sums_of_line<Channels>(r, line.data(), host.data());
+    area_row_sums<Channels>(r, line.data(), device.data());
+    ASSERT_EQ(0, std::memcmp(host.data(), want.data(), want.size() * sizeof(float)))
+        << "host: 160 -> " << dw << " pixels, " << Channels << " channel(s), span " << span;
+    ASSERT_EQ(0, std::memcmp(device.data(), want.data(), want.size() * sizeof(float)))
+        << "device: 160 -> " << dw << " pixels, " << Channels << " channel(s), span " << span;
   }
 }
 
-TEST(Preprocess, HostRowSumsAreTheTapSums) {
+TEST(Preprocess, RowSumsAreTheTapSums) {
   std::mt19937 rng(11);
   for (const int dw : {159, 150, 120, 100, 84, 81, 80, 64, 60, 50, 45, 33}) {
     expect_same_row_sums<1>(dw, rng);
