@@ -6,7 +6,9 @@
 //   bench_vec_env ROM [--cpu-envs N] [--seconds S] [--envs 1024,4096,...]
 //
 // Each row times as many steps as fill about S seconds (default 3), after
-// three warm-up steps.
+// three warm-up steps, then a reset of one environment: on the GPU, where
+// one thread runs it, a step in which an episode ends takes at least that
+// long.
 //
 // Frames are emulated frames (steps x frame skip), the unit the field's
 // figures use; frames/hour is frames/second x 3600.
@@ -30,6 +32,8 @@ namespace {
 
 struct Result {
   double frames_per_second;
+  double step_seconds;   // one step of the whole batch
+  double reset_seconds;  // a reset of one environment of the batch
   double bytes_per_env;  // device memory (CUDA only)
 };
 
@@ -78,14 +82,25 @@ Result measure(const cule::Rom& rom, cule::Device device, int num_envs, double s
   const double warm = run(3) / 3;
   const int steps = std::max(3, std::min(2000, int(seconds_wanted / std::max(warm, 1e-6))));
   const double seconds = run(steps);
+  // An episode's end resets its environment within the step: on the GPU its
+  // thread runs ALE's reset (some 70 frames and the no-ops) while the rest
+  // of its warp waits, so this bounds a step that any episode ends in.
+  std::vector<uint8_t> mask(static_cast<size_t>(num_envs), 0);
+  mask[0] = 1;
+  const auto reset_start = std::chrono::steady_clock::now();
+  env.reset(mask.data());
+  env.synchronize();
+  const double reset_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - reset_start).count();
   env.check_device_errors();
   const double frames = double(num_envs) * steps * config.frameskip;
-  return {frames / seconds, cuda ? double(free_before - free_after) / num_envs : 0.0};
+  return {frames / seconds, seconds / steps, reset_seconds,
+          cuda ? double(free_before - free_after) / num_envs : 0.0};
 }
 
 void row(const char* backend, int envs, const Result& r) {
-  std::printf("| %s | %d | %.4g | %.4g |", backend, envs, r.frames_per_second,
-              r.frames_per_second * 3600.0);
+  std::printf("| %s | %d | %.4g | %.4g | %.4g | %.4g |", backend, envs, r.frames_per_second,
+              r.frames_per_second * 3600.0, r.step_seconds * 1e3, r.reset_seconds * 1e3);
   if (r.bytes_per_env > 0) {
     std::printf(" %.1f KiB |\n", r.bytes_per_env / 1024.0);
   } else {
@@ -114,8 +129,10 @@ int main(int argc, char** argv) {
     const cule::Rom rom = cule::Rom::load(argv[1]);
     std::printf("%s: frame skip 4, sticky 0.25, 84x84 grayscale, stack 4, random actions\n\n",
                 rom.name().c_str());
-    std::printf("| backend | envs | frames/s | frames/hour | device memory per env |\n");
-    std::printf("| --- | ---: | ---: | ---: | ---: |\n");
+    std::printf(
+        "| backend | envs | frames/s | frames/hour | step ms | one env's reset ms | device "
+        "memory per env |\n");
+    std::printf("| --- | ---: | ---: | ---: | ---: | ---: | ---: |\n");
     row("cpu (all cores)", cpu_envs, measure(rom, cule::Device::cpu(), cpu_envs, seconds));
     if (cule::cuda_device_count() == 0) {
       std::printf("\n(no CUDA device: GPU rows skipped)\n");
