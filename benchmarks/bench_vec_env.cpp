@@ -82,9 +82,8 @@ Result measure(const cule::Rom& rom, cule::Device device, int num_envs, double s
   const double warm = run(3) / 3;
   const int steps = std::max(3, std::min(2000, int(seconds_wanted / std::max(warm, 1e-6))));
   const double seconds = run(steps);
-  // An episode's end resets its environment within the step: on the GPU its
-  // thread runs ALE's reset (some 70 frames and the no-ops) while the rest
-  // of its warp waits, so this bounds a step that any episode ends in.
+  // An episode's end runs ALE's reset (some 70 frames and the no-ops)
+  // within the step.
   std::vector<uint8_t> mask(static_cast<size_t>(num_envs), 0);
   mask[0] = 1;
   const auto reset_start = std::chrono::steady_clock::now();

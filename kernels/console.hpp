@@ -316,20 +316,20 @@ CULE_HD CULE_HOST_NOINLINE void console_run_instructions(ConsoleState& c,
   c.cpu = cpu;
 }
 
-//! The host's CPU loops: the common cartridge schemes get one of their own,
-//! kAnyMapper serves the rest (see console_run_frame_here).
-constexpr int kHostCpuLoops[] = {int(Mapper::k2K), int(Mapper::k4K), int(Mapper::kF8),
-                                 int(Mapper::kF6), kAnyMapper};
-
-// Their explicit instantiations: CULE_HOST_CPU_LOOPS() instantiates them,
+// The explicit instantiations of the host's CPU loops, those of
+// console_run_frame_here's switch: CULE_HOST_CPU_LOOPS() instantiates them,
 // CULE_HOST_CPU_LOOPS(extern) declares them instantiated elsewhere.
-#define CULE_HOST_CPU_LOOP(prefix, k)                              \
-  prefix template void console_run_instructions<kHostCpuLoops[k]>( \
+#define CULE_HOST_CPU_LOOP(prefix, mapper)               \
+  prefix template void console_run_instructions<mapper>( \
       ConsoleState&, const ConsoleConfig&, const FrameBuffers&, const ConsoleInputs&);
-#define CULE_HOST_CPU_LOOPS(prefix) \
-  CULE_HOST_CPU_LOOP(prefix, 0)     \
-  CULE_HOST_CPU_LOOP(prefix, 1)     \
-  CULE_HOST_CPU_LOOP(prefix, 2) CULE_HOST_CPU_LOOP(prefix, 3) CULE_HOST_CPU_LOOP(prefix, 4)
+// clang-format off
+#define CULE_HOST_CPU_LOOPS(prefix)              \
+  CULE_HOST_CPU_LOOP(prefix, int(Mapper::k2K))   \
+  CULE_HOST_CPU_LOOP(prefix, int(Mapper::k4K))   \
+  CULE_HOST_CPU_LOOP(prefix, int(Mapper::kF8))   \
+  CULE_HOST_CPU_LOOP(prefix, int(Mapper::kF6))   \
+  CULE_HOST_CPU_LOOP(prefix, kAnyMapper)
+// clang-format on
 
 #if !defined(__CUDACC__) && defined(CULE_CPU_LOOPS_IN_LIBRARY)
 // Code linked with the library takes the loops it compiled (in
@@ -355,7 +355,7 @@ CULE_HD CULE_FORCE_INLINE void console_run_frame_here(ConsoleState& c, const Con
 #if defined(__CUDA_ARCH__)
   console_run_instructions<kAnyMapper>(c, config, frames, inputs);
 #else
-  // On the host, the common schemes get a CPU loop of their own (kHostCpuLoops).
+  // On the host, the common schemes get a CPU loop of their own.
   switch (config.mapper) {
     case Mapper::k2K: console_run_instructions<int(Mapper::k2K)>(c, config, frames, inputs); break;
     case Mapper::k4K: console_run_instructions<int(Mapper::k4K)>(c, config, frames, inputs); break;

@@ -84,11 +84,10 @@ CULE_HD inline int area_taps(int src, int dst, AreaTap* taps) {
 
 //! Fills `taps` (room for dst x area_span_bound) with the same taps laid
 //! out `span` to an output pixel, and returns span. Each output pixel's
-//! taps are a window of `span` consecutive source pixels inside the row,
-//! from window_start: its own taps, which are consecutive, with zero-weight
-//! taps before them where the row's end pushes the window left, and after
-//! them otherwise. A zero-weight tap adds 0 x pixel = +0 to a non-negative
-//! sum, which leaves it unchanged, so the sums are those of area_taps.
+//! taps are a window of `span` consecutive source pixels inside the row:
+//! its own taps, which are consecutive, with zero-weight taps before them
+//! where the row's end pushes the window left, and after them otherwise. A zero-weight tap adds 0 x
+//! pixel = +0 to a non-negative sum, which leaves it unchanged, so the sums are those of area_taps.
 CULE_HD inline int area_taps_padded(int src, int dst, AreaTap* taps) {
   const int bound = area_span_bound(src, dst);
   int span = 0;
