@@ -374,6 +374,8 @@ cule::EnvConfig env_config(int num_envs, const py::kwargs& options) {
       c.seed = v.cast<uint64_t>();
     else if (key == "draw_all_frames")
       c.draw_all_frames = v.cast<bool>();
+    else if (key == "run_full_resets")
+      c.run_full_resets = v.cast<bool>();
     else if (key == "device") {
       const std::string d = v.cast<std::string>();
       if (d == "cpu")
@@ -494,6 +496,9 @@ views that every reset and step rewrites in place.)doc");
       .def_property_readonly("game", &VecEnv::game)
       .def_property_readonly("games", &VecEnv::games)
       .def("game_of", &VecEnv::game_of, py::arg("env"), "Which of `games` environment `env` plays.")
+      .def("resets_copied", &VecEnv::resets_copied, py::arg("game") = 0,
+           "Whether game `game`'s resets are copies of one console rather than ALE's whole "
+           "reset (see run_full_resets).")
       .def_property_readonly("action_set", &VecEnv::action_set)
       .def_property_readonly("observation_shape", &VecEnv::observation_shape)
       .def_property_readonly(

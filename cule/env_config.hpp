@@ -69,6 +69,11 @@ struct EnvConfig {
   //! observes. Results are the same either way (a step whose skipped
   //! drawing could show is run again, drawn); this is for checking that.
   bool draw_all_frames = false;
+  //! Run ALE's whole reset every time. By default a game whose reset was
+  //! found to leave the same console whatever its past (cule/reset_copy.hpp)
+  //! starts episodes from a copy of that console instead (same results, a
+  //! fraction of the time); this is for checking that.
+  bool run_full_resets = false;
 
   //! Gymnasium's ALE/<Game>-v5 (ale_py.env.AtariEnv as registered): frame
   //! skip 4, sticky actions 0.25, minimal actions, 108,000 frames, 210 x 160

@@ -288,6 +288,11 @@ VecEnv::VecEnv(const std::vector<Rom>& roms, const EnvConfig& config)
     game.count = int(int64_t(g + 1) * n / count) - game.first;
     game.setup.ale = game.prototype->setup();
     game.setup.palette = &palette_for(game.prototype->properties().format == TvFormat::PAL);
+    const std::shared_ptr<const ResetCopy>& copy = reset_copies_.emplace_back(
+        config_.run_full_resets
+            ? nullptr
+            : find_reset_copy(*game.prototype, config_.mode, config_.difficulty));
+    if (copy) game.setup.reset_copy = copy->view();
     games_.push_back(game);
   }
   s.ale = games_.front().setup.ale;
@@ -309,6 +314,14 @@ int VecEnv::game_of(int env) const {
   int g = 0;
   while (env >= games_[size_t(g)].first + games_[size_t(g)].count) ++g;
   return g;
+}
+
+bool VecEnv::resets_copied(int game) const {
+  if (game < 0 || game >= int(games_.size())) {
+    throw Error("game: " + std::to_string(game) + " is out of range; expected 0-" +
+                std::to_string(games_.size() - 1));
+  }
+  return reset_copies_[size_t(game)] != nullptr;
 }
 
 VecEnv::~VecEnv() { wait_for_sent(); }

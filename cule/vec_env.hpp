@@ -21,6 +21,7 @@
 
 #include "cule/console.hpp"
 #include "cule/env_config.hpp"
+#include "cule/reset_copy.hpp"
 #include "cule/rom.hpp"
 #include "cule/thread_pool.hpp"
 #include "kernels/env_step.hpp"
@@ -53,6 +54,9 @@ class VecEnv {
   //! The names of the batch's games, and which one environment `env` plays.
   const std::vector<std::string>& games() const { return game_names_; }
   int game_of(int env) const;
+  //! Whether game g's resets are copies of one console (cule/reset_copy.hpp)
+  //! rather than ALE's whole reset.
+  bool resets_copied(int game = 0) const;
   //! The ALE actions (0-17) that step()'s action indices stand for.
   const std::vector<int>& action_set() const { return action_set_; }
 
@@ -190,6 +194,7 @@ class VecEnv {
   std::vector<int64_t> obs_shape_;
   // Per game: setup, ROM image and the state every console starts from.
   std::vector<Console> prototypes_;
+  std::vector<std::shared_ptr<const ResetCopy>> reset_copies_;  // per game; null: none
   std::vector<AreaTap> x_taps_, y_taps_;
   EnvSetup setup_{};  // host pointers; the batch's geometry (the first game's setup)
   std::vector<Game> games_;

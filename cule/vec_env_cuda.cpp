@@ -34,6 +34,11 @@ void upload(DeviceArray<T>& to, const T* from, size_t count, cudaStream_t stream
              "copy to the device");
 }
 
+// A console's two screens.
+size_t frame_buffer_bytes(const VecEnv::Game& game) {
+  return game.prototype->constructed().frames.size();
+}
+
 // One game's part of the batch in device memory: its ROM, palette and the
 // state its consoles start from, and its setup pointing at them.
 struct DeviceGame {
@@ -43,6 +48,8 @@ struct DeviceGame {
   DeviceArray<Palette> palette;
   DeviceArray<AleConsole> constructed;
   DeviceArray<uint8_t> constructed_pixels;
+  DeviceArray<AleConsole> reset_after;  // the reset's copy, where the game has one
+  DeviceArray<uint8_t> reset_pixels;
 
   explicit DeviceGame(const VecEnv::Game& game)
       : setup(game.setup),
@@ -51,7 +58,10 @@ struct DeviceGame {
         rom(game.prototype->rom().image().size()),
         palette(1),
         constructed(1),
-        constructed_pixels(game.prototype->constructed().frames.size()) {
+        constructed_pixels(frame_buffer_bytes(game)),
+        reset_after(game.setup.reset_copy.after ? AleResetCopy::kKeys : 0),
+        reset_pixels(game.setup.reset_copy.after ? AleResetCopy::kKeys * frame_buffer_bytes(game)
+                                                 : 0) {
     const std::vector<uint8_t>& image = game.prototype->rom().image();
     upload(rom, image.data(), image.size());
     upload(palette, game.setup.palette, 1);
@@ -60,6 +70,12 @@ struct DeviceGame {
     upload(constructed_pixels, state.frames.data(), state.frames.size());
     setup.ale.console.rom = rom.data;
     setup.palette = palette.data;
+    if (setup.reset_copy.after) {
+      upload(reset_after, setup.reset_copy.after, AleResetCopy::kKeys);
+      upload(reset_pixels, setup.reset_copy.pixels, AleResetCopy::kKeys * frame_buffer_bytes(game));
+      setup.reset_copy.after = reset_after.data;
+      setup.reset_copy.pixels = reset_pixels.data;
+    }
   }
 };
 

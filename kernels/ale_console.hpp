@@ -6,6 +6,7 @@
 //   AleConsole c;                                   // trivially copyable
 //   ale_power_on(c, setup, frames, seed, switches); // ALE's Console constructor
 //   ale_reset(c, setup, frames);                    // ALE's reset_game
+//   ale_reset_or_copy(c, setup, copy, frames);      // the same, as a copy where one applies
 //   ale_act(c, setup, frames, action, 1.0f);        // one frame of an action
 //   ale_reward(c); ale_terminal(c); ale_lives(c, setup);
 //
@@ -207,6 +208,73 @@ CULE_HD CULE_DEVICE_NOINLINE ModeStatus ale_reset(AleConsole& c, const AleSetup&
     }
   }
   return status;
+}
+
+//! ALE's reset as a copy, for a game whose reset leaves the same console
+//! whatever the console's past: that console (its RNGs and frame counter
+//! aside, which move on by the counts here, as the reset moves them) and its
+//! two screens. The TIA keeps through a reset the buffer it draws into and
+//! whether the last frame ended partial (and greyed out), which the reset's
+//! result can depend on: a copy has one console per such key
+//! (ale_reset_copy_key), where it found one. cule/reset_copy.cpp makes the
+//! copy and checks it against the whole reset; the pointers are host or
+//! device memory, as the backend's.
+struct AleResetCopy {
+  static constexpr int kKeys = 8;
+  const AleConsole* after;  //!< kKeys consoles; null: no copy, every reset is run
+  const uint8_t* pixels;    //!< their screens, 2 x FrameBuffers::size bytes each
+  uint32_t keys;            //!< bit k: after[k] holds the copy for key k (else the reset runs)
+  uint32_t system_draws;    //!< the reset's draws from the system RNG
+  uint32_t env_draws;       //!< ... and from the environment RNG (mode selection)
+  uint32_t frames_counted;  //!< its frames ALE counts in getFrameNumber
+};
+
+//! Which copy stands for the reset of `c`: the TIA frame state it keeps.
+CULE_HD inline uint32_t ale_reset_copy_key(const AleConsole& c) {
+  const Tia& tia = c.machine.tia;
+  return uint32_t(tia.current_buffer & 1) | uint32_t(tia.partial_frame & 1) << 1 |
+         uint32_t(tia.frame_greyed & 1) << 2;
+}
+
+//! Whether `copy` has the result of resetting `c`: one for its key, made with
+//! its mode and difficulty.
+CULE_HD inline bool ale_reset_copy_applies(const AleResetCopy& copy, const AleConsole& c) {
+  const uint32_t key = ale_reset_copy_key(c);
+  return copy.after && (copy.keys >> key & 1) && copy.after[key].mode == c.mode &&
+         copy.after[key].difficulty == c.difficulty;
+}
+
+//! Copies `bytes` bytes, eight at a time where both ends allow.
+CULE_HD inline void copy_bytes(uint8_t* to, const uint8_t* from, uint32_t bytes) {
+  if (((reinterpret_cast<uintptr_t>(to) | reinterpret_cast<uintptr_t>(from) | bytes) & 7) == 0) {
+    uint64_t* to_words = reinterpret_cast<uint64_t*>(to);
+    const uint64_t* from_words = reinterpret_cast<const uint64_t*>(from);
+    for (uint32_t k = 0; k < bytes / 8; ++k) to_words[k] = from_words[k];
+    return;
+  }
+  for (uint32_t k = 0; k < bytes; ++k) to[k] = from[k];
+}
+
+//! ALE's reset_game (ale_reset) of `c`, as a copy where `copy` applies.
+CULE_HD inline ModeStatus ale_reset_or_copy(AleConsole& c, const AleSetup& s,
+                                            const AleResetCopy& copy, const FrameBuffers& frames) {
+  if (!ale_reset_copy_applies(copy, c)) return ale_reset(c, s, frames);
+  const uint32_t key = ale_reset_copy_key(c);
+  const AleConsole& after = copy.after[key];
+  // Every field but the mode and difficulty (equal, see above): a field
+  // missed here would show in reset_copy.cpp's byte-for-byte check.
+  c.machine = after.machine;
+  c.controls = after.controls;
+  c.rules = after.rules;
+  c.mode_rules = after.mode_rules;
+  c.episode_frame_number = after.episode_frame_number;
+  c.selecting_mode = after.selecting_mode;
+  c.mode_rules_started = after.mode_rules_started;
+  mt19937_discard(c.system_rng, copy.system_draws);
+  mt19937_discard(c.env_rng, copy.env_draws);
+  c.frame_number += copy.frames_counted;
+  copy_bytes(frames.pixels, copy.pixels + key * 2 * frames.size, 2 * frames.size);
+  return ModeStatus::ok;
 }
 
 }  // namespace cule

@@ -45,8 +45,9 @@ constexpr int kMaxActions = kNumActions;
 //! host or device memory, as the backend's).
 struct EnvSetup {
   AleSetup ale;
-  const Palette* palette;  //!< the game's palette (PAL or NTSC)
-  AreaResize area;         //!< valid when `resize`
+  AleResetCopy reset_copy;  //!< the game's reset as a copy, where it has one
+  const Palette* palette;   //!< the game's palette (PAL or NTSC)
+  AreaResize area;          //!< valid when `resize`
   int32_t action_set[kMaxActions];
   int32_t num_actions;
   int32_t frameskip;
@@ -232,16 +233,17 @@ CULE_HD inline ModeStatus env_rebuild(const EnvSetup& s, const EnvBatch& b, int 
   return status;
 }
 
-//! Starts a new episode as AtariVectorEnv does: ALE's reset, FIRE for one
-//! frame where the game has it, then 0 to noop_max - 1 no-op frames (one
-//! fewer after FIRE), resetting the game whenever one ends it. The stack
-//! starts as zeros before the first frame.
+//! Starts a new episode as AtariVectorEnv does: ALE's reset (a copy of its
+//! result where the game has one, see AleResetCopy), FIRE for one frame
+//! where the game has it, then 0 to noop_max - 1 no-op frames (one fewer
+//! after FIRE), resetting the game whenever one ends it. The stack starts as
+//! zeros before the first frame.
 CULE_HD CULE_DEVICE_NOINLINE ModeStatus env_reset(const EnvSetup& s, const EnvBatch& b, int i) {
   AleConsole& c = b.consoles[i];
   EnvEpisode& e = b.episodes[i];
   const FrameBuffers frames = env_frame_buffers(s, b, i);
   // ALE's soft reset leaves NOOP as the previous action.
-  ModeStatus status = ale_reset(c, s.ale, frames);
+  ModeStatus status = ale_reset_or_copy(c, s.ale, s.reset_copy, frames);
   e.previous_action = 0;
   if (s.fire_reset) env_emulate_frame(s, c, e, frames, int(Action::FIRE), 1.0f);
   int noops = 0;
@@ -253,7 +255,7 @@ CULE_HD CULE_DEVICE_NOINLINE ModeStatus env_reset(const EnvSetup& s, const EnvBa
   for (; noops > 0; --noops) {
     env_emulate_frame(s, c, e, frames, 0, 1.0f);
     if (ale_terminal(c)) {
-      const ModeStatus again = ale_reset(c, s.ale, frames);
+      const ModeStatus again = ale_reset_or_copy(c, s.ale, s.reset_copy, frames);
       if (again != ModeStatus::ok) status = again;
       e.previous_action = 0;
     }

@@ -6,12 +6,12 @@ could show (a frame that ends partial greys out from the old buffer; a drawn
 frame may end short of what an undrawn one reached). Sticky actions, an odd
 frame skip, truncations and same-step resets put those cases in the run."""
 
-import numpy as np
 import pytest
 
 pytest.importorskip("ale_py", reason="the games' ROMs come from ale-py")
 
 import cule  # noqa: E402
+from same_runs import assert_same_runs  # noqa: E402
 
 OPTIONS = dict(
     frameskip=5,
@@ -29,19 +29,6 @@ def test_skipped_drawing_never_shows(game):
     all_drawn = cule.make(game, NUM_ENVS, num_threads=1, draw_all_frames=True, **OPTIONS)
     observed_only.reset(seed=1)
     all_drawn.reset(seed=1)
-    rng = np.random.default_rng(0)
-    for step in range(STEPS):
-        actions = rng.integers(observed_only.single_action_space.n, size=NUM_ENVS)
-        got = observed_only.step(actions)
-        want = all_drawn.step(actions)
-        for name, x, y in zip(("observations", "rewards", "terminated", "truncated"), got, want):
-            assert np.array_equal(x, y), f"step {step}: {name} differ"
-        assert np.array_equal(got[4]["lives"], want[4]["lives"]), f"step {step}: lives differ"
-        if "final_obs" in want[4]:
-            done = want[4]["_final_obs"]
-            assert np.array_equal(got[4]["final_obs"][done], want[4]["final_obs"][done]), f"step {step}: final_obs differ"
-        for i in range(NUM_ENVS):
-            assert np.array_equal(observed_only.core.screen(i), all_drawn.core.screen(i)), f"step {step} env {i}: screens differ"
-            assert np.array_equal(observed_only.core.ram(i), all_drawn.core.ram(i)), f"step {step} env {i}: RAM differ"
+    assert_same_runs(observed_only, all_drawn, STEPS)
     observed_only.close()
     all_drawn.close()

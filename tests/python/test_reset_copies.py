@@ -1,0 +1,68 @@
+"""Every game: starting episodes from a copy of the reset's result (the
+default, for the games whose reset cule found to forget the console's past;
+cule/reset_copy.hpp) gives exactly what running ALE's whole reset every time
+gives, and a game whose reset this test sees depend on the past is not copied.
+
+Truncations, lost lives (episodic_life) and sticky actions make several
+resets per environment in the run, some from games that ended inside a
+reset's no-op frames."""
+
+import numpy as np
+import pytest
+
+pytest.importorskip("ale_py", reason="the games' ROMs come from ale-py")
+
+import cule  # noqa: E402
+from cule import _core  # noqa: E402
+from cule.vector import resolve_rom  # noqa: E402
+from same_runs import assert_same_runs  # noqa: E402
+
+OPTIONS = dict(
+    repeat_action_probability=0.25,
+    max_num_frames_per_episode=300,
+    episodic_life=True,
+    autoreset_mode="SameStep",
+)
+NUM_ENVS, STEPS = 3, 120
+
+
+@pytest.mark.parametrize("game", cule.list_games())
+def test_copied_resets_give_what_full_resets_give(game):
+    copied = cule.make(game, NUM_ENVS, num_threads=1, **OPTIONS)
+    full = cule.make(game, NUM_ENVS, num_threads=1, run_full_resets=True, **OPTIONS)
+    assert not full.core.resets_copied()
+    copied.reset(seed=3)
+    full.reset(seed=3)
+    ended = assert_same_runs(copied, full, STEPS, seed=1)
+    assert ended >= NUM_ENVS, "the run should reset every environment at least once"
+    copied.close()
+    full.close()
+
+
+def _reset_after(rom, frames: int):
+    """RAM and screen after ALE's reset of a console that played `frames`
+    random frames first (None if its game ended: then it reset in between,
+    and its reset draws other system RNG numbers)."""
+    console = _core.Console(rom)
+    rng = np.random.default_rng(frames)
+    for _ in range(frames):
+        console.act(int(rng.integers(18)))
+        if console.terminal:
+            return None
+    console.reset()
+    return np.array(console.ram()), np.array(console.screen())
+
+
+def test_no_reset_that_depends_on_the_past_is_copied():
+    dependent = []
+    for game in cule.list_games():
+        rom = resolve_rom(game)
+        fresh = _reset_after(rom, 0)
+        for frames in (400, 1200):
+            played = _reset_after(rom, frames)
+            if played is not None and not all(np.array_equal(a, b) for a, b in zip(fresh, played)):
+                dependent.append(game)
+                break
+    assert dependent, "some games keep RAM through ALE's reset: the run should find a few"
+    copied = [game for game in dependent if cule.make(game, 1, num_threads=1).core.resets_copied()]
+    assert not copied, f"these games' resets depend on the past, but they are copied: {copied}"
