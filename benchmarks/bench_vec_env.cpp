@@ -3,12 +3,13 @@
 // as AtariVectorEnv's defaults with v5's sticky actions (frame skip 4, sticky
 // actions 0.25, 84 x 84 grayscale, a stack of 4), random actions.
 //
-//   bench_vec_env ROM [--cpu-envs N] [--seconds S] [--envs 1024,4096,...]
+//   bench_vec_env ROM [--cpu-envs N] [--seconds S] [--envs 1024,4096,...] [--full-resets]
 //
 // Each row times as many steps as fill about S seconds (default 3), after
 // three warm-up steps, then a reset of one environment: on the GPU, where
 // one thread runs it, a step in which an episode ends takes at least that
-// long.
+// long. --full-resets runs ALE's whole reset every time, not a copy of its
+// result (EnvConfig::run_full_resets), to compare.
 //
 // Frames are emulated frames (steps x frame skip), the unit the field's
 // figures use; frames/hour is frames/second x 3600.
@@ -57,9 +58,11 @@ size_t free_device_bytes() {
 #endif
 }
 
-Result measure(const cule::Rom& rom, cule::Device device, int num_envs, double seconds_wanted) {
+Result measure(const cule::Rom& rom, cule::Device device, int num_envs, double seconds_wanted,
+               bool full_resets) {
   cule::EnvConfig config;
   config.num_envs = num_envs;
+  config.run_full_resets = full_resets;
   config.device = device;
   config.repeat_action_probability = 0.25f;
   const bool cuda = device.kind == cule::Device::Kind::cuda;
@@ -82,8 +85,8 @@ Result measure(const cule::Rom& rom, cule::Device device, int num_envs, double s
   const double warm = run(3) / 3;
   const int steps = std::max(3, std::min(2000, int(seconds_wanted / std::max(warm, 1e-6))));
   const double seconds = run(steps);
-  // An episode's end runs ALE's reset (some 70 frames and the no-ops)
-  // within the step.
+  // An episode's end resets within the step: a copy of the reset's result
+  // or ALE's whole reset (some 70 frames), and the no-ops.
   std::vector<uint8_t> mask(static_cast<size_t>(num_envs), 0);
   mask[0] = 1;
   const auto reset_start = std::chrono::steady_clock::now();
@@ -112,27 +115,37 @@ void row(const char* backend, int envs, const Result& r) {
 
 int main(int argc, char** argv) {
   if (argc < 2) {
-    std::fprintf(stderr, "usage: %s ROM [--cpu-envs N] [--seconds S] [--envs 1024,4096,...]\n",
+    std::fprintf(stderr,
+                 "usage: %s ROM [--cpu-envs N] [--seconds S] [--envs 1024,4096,...] "
+                 "[--full-resets]\n",
                  argv[0]);
     return 2;
   }
   int cpu_envs = 64;
   double seconds = 3.0;
   std::vector<int> gpu_envs = {1024, 4096, 16384, 65536};
-  for (int i = 2; i + 1 < argc; i += 2) {
+  bool full_resets = false;
+  for (int i = 2; i < argc; ++i) {
+    if (!std::strcmp(argv[i], "--full-resets")) {
+      full_resets = true;
+      continue;
+    }
+    if (i + 1 == argc) break;
     if (!std::strcmp(argv[i], "--cpu-envs")) cpu_envs = std::atoi(argv[i + 1]);
     if (!std::strcmp(argv[i], "--seconds")) seconds = std::atof(argv[i + 1]);
     if (!std::strcmp(argv[i], "--envs")) gpu_envs = parse_list(argv[i + 1]);
+    ++i;
   }
   try {
     const cule::Rom rom = cule::Rom::load(argv[1]);
-    std::printf("%s: frame skip 4, sticky 0.25, 84x84 grayscale, stack 4, random actions\n\n",
-                rom.name().c_str());
+    std::printf("%s: frame skip 4, sticky 0.25, 84x84 grayscale, stack 4, random actions%s\n\n",
+                rom.name().c_str(), full_resets ? ", full resets" : "");
     std::printf(
         "| backend | envs | frames/s | frames/hour | step ms | one env's reset ms | device "
         "memory per env |\n");
     std::printf("| --- | ---: | ---: | ---: | ---: | ---: | ---: |\n");
-    row("cpu (all cores)", cpu_envs, measure(rom, cule::Device::cpu(), cpu_envs, seconds));
+    row("cpu (all cores)", cpu_envs,
+        measure(rom, cule::Device::cpu(), cpu_envs, seconds, full_resets));
     if (cule::cuda_device_count() == 0) {
       std::printf("\n(no CUDA device: GPU rows skipped)\n");
       return 0;
@@ -144,7 +157,8 @@ int main(int argc, char** argv) {
       warm_up.device = cule::Device::cuda(0);
       cule::VecEnv env(rom, warm_up);
     }
-    for (int n : gpu_envs) row("cuda:0", n, measure(rom, cule::Device::cuda(0), n, seconds));
+    for (int n : gpu_envs)
+      row("cuda:0", n, measure(rom, cule::Device::cuda(0), n, seconds, full_resets));
   } catch (const std::exception& e) {
     std::fprintf(stderr, "bench_vec_env: %s\n", e.what());
     return 1;

@@ -17,7 +17,8 @@
 //   "same" when the result is equal too.
 // A game whose resets are the same for every history reached would only
 // need its results per system RNG state; "same" in both columns, one
-// result. These are samples of histories, not a proof for all of them.
+// result. These are samples of histories, not a proof for all of them;
+// cule/reset_copy.hpp builds the copies VecEnv resets from on such trials.
 #include <chrono>
 #include <cstdio>
 #include <cstring>
