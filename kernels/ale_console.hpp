@@ -15,6 +15,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 
 #include "kernels/ale_controls.hpp"
 #include "kernels/console.hpp"
@@ -244,15 +245,21 @@ CULE_HD inline bool ale_reset_copy_applies(const AleResetCopy& copy, const AleCo
          copy.after[key].difficulty == c.difficulty;
 }
 
-//! Copies `bytes` bytes, eight at a time where both ends allow.
+//! Copies `bytes` bytes: on a device sixteen at a time where both ends
+//! allow (one thread copies a reset's screens, some 67 KB).
 CULE_HD inline void copy_bytes(uint8_t* to, const uint8_t* from, uint32_t bytes) {
-  if (((reinterpret_cast<uintptr_t>(to) | reinterpret_cast<uintptr_t>(from) | bytes) & 7) == 0) {
-    uint64_t* to_words = reinterpret_cast<uint64_t*>(to);
-    const uint64_t* from_words = reinterpret_cast<const uint64_t*>(from);
-    for (uint32_t k = 0; k < bytes / 8; ++k) to_words[k] = from_words[k];
+#ifdef __CUDA_ARCH__
+  if (((reinterpret_cast<uintptr_t>(to) | reinterpret_cast<uintptr_t>(from) | bytes) & 15) == 0) {
+    uint4* to_words = reinterpret_cast<uint4*>(to);
+    const uint4* from_words = reinterpret_cast<const uint4*>(from);
+#pragma unroll 8
+    for (uint32_t k = 0; k < bytes / 16; ++k) to_words[k] = from_words[k];
     return;
   }
   for (uint32_t k = 0; k < bytes; ++k) to[k] = from[k];
+#else
+  memcpy(to, from, bytes);
+#endif
 }
 
 //! ALE's reset_game (ale_reset) of `c`, as a copy where `copy` applies.

@@ -223,7 +223,7 @@ CULE_HD inline ModeStatus env_rebuild(const EnvSetup& s, const EnvBatch& b, int 
   c = constructed;
   mt19937_seed(c.env_rng, uint32_t(seed));
   const FrameBuffers frames = env_frame_buffers(s, b, i);
-  for (uint32_t p = 0; p < 2 * s.screen_pixels; ++p) frames.pixels[p] = constructed_pixels[p];
+  copy_bytes(frames.pixels, constructed_pixels, 2 * s.screen_pixels);
   const ModeStatus status = ale_reset(c, s.ale, frames);
   if (mode >= 0) c.mode = mode;
   if (difficulty >= 0) c.difficulty = difficulty;
