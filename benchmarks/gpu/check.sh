@@ -2,7 +2,8 @@
 # The device check: on a bare GPU machine (nvcc, CMake and ninja present, no
 # network), builds the CUDA backend, prints frames/second and frames/hour of
 # VecEnv for Pong and Breakout at 1K-64K environments, with the CPU backend
-# on the machine's cores in the same run, and runs the GPU tests (every GPU
+# on the machine's cores in the same run, and Breakout at 16K with resets in
+# every step (copies against full resets), and runs the GPU tests (every GPU
 # result bit-identical to the CPU backend's; C++, and Python with torch where
 # the machine's python3 has torch and pybind11). It keeps within
 # CULE_CHECK_SECONDS (default 470): the tests get the time the build and the
@@ -87,6 +88,18 @@ for game in pong breakout; do
     echo "($rom missing: run benchmarks/gpu/check.sh --prepare where ale-py is installed)"
   fi
 done
+
+# The rows above time steps right after the batch's reset, when few
+# episodes end; with thousands of environments some end in every step, and
+# a step waits for its resets. These rows keep a 25th of the batch resetting
+# in every step: resets as copies (the default), then ALE's whole reset.
+echo "== throughput with resets in every step: VecEnv, Breakout, CUDA"
+rom=.device/roms/breakout.bin
+if [ -f "$rom" ]; then
+  resetting=(--cpu-envs 0 --seconds 1 --envs 16384 --reset-every 25)
+  build-gpu/benchmarks/bench_vec_env "$rom" "${resetting[@]}"
+  build-gpu/benchmarks/bench_vec_env "$rom" "${resetting[@]}" --full-resets
+fi
 
 echo "== throughput: 6502 core, functional test, first 2M instructions per machine"
 build-gpu/benchmarks/bench_m6502_cuda "$testdata/6502/6502_functional_test.bin" 1024 16384 65536
