@@ -64,6 +64,97 @@ int64_t draws_between(Mt19937 from, const Mt19937& to, uint32_t limit) {
   return -1;
 }
 
+// The trial of a copy keyed by TIA state (and timer, `by_timer`): every
+// past's whole reset against its key's copy. The copy of the keys seen
+// twice, or null.
+std::shared_ptr<const ResetCopy> try_copy(const AleSetup& s, const std::vector<Past>& pasts,
+                                          bool by_timer) {
+  auto copy = std::make_shared<ResetCopy>();
+  copy->by_timer = by_timer;
+  const size_t keys = AleResetCopy::kTiaKeys * (by_timer ? kRiotResetTimers : 1);
+  copy->console_of.assign(keys, -1);
+  copy->screens_of.assign(keys, -1);
+  std::vector<int> seen(keys, 0);
+  const size_t screens = pasts.front().pixels.size();
+  for (const Past& past : pasts) {
+    Past whole = past;
+    if (ale_reset(whole.console, s, whole.frames()) != ModeStatus::ok) return nullptr;
+    Past keyed = past;  // the key's look at the timer may twist the RNG's words
+    const uint32_t key = ale_reset_copy_key(copy->view(), keyed.console);
+    if (seen[key]++ == 0) {
+      if (copy->after.empty()) {
+        // A reset draws 1 + cartridge RAM bytes (at most 2 KiB) from the
+        // system RNG, and 2 per act of a mode selection from the
+        // environment's; the other pasts check the counts.
+        constexpr uint32_t kDrawLimit = 1u << 20;
+        const int64_t system_draws =
+            draws_between(past.console.system_rng, whole.console.system_rng, kDrawLimit);
+        const int64_t env_draws =
+            draws_between(past.console.env_rng, whole.console.env_rng, kDrawLimit);
+        if (system_draws < 0 || env_draws < 0) return nullptr;
+        copy->system_draws = uint32_t(system_draws);
+        copy->env_draws = uint32_t(env_draws);
+        copy->frames_counted = uint32_t(whole.console.frame_number - past.console.frame_number);
+      }
+      copy->console_of[key] = int16_t(copy->after.size());
+      copy->after.push_back(whole.console);
+      // Keys often share screens: each different pair is kept once.
+      size_t k = 0;
+      while (k * screens < copy->screens.size() &&
+             std::memcmp(copy->screens.data() + k * screens, whole.pixels.data(), screens) != 0) {
+        ++k;
+      }
+      if (k * screens == copy->screens.size()) {
+        copy->screens.insert(copy->screens.end(), whole.pixels.begin(), whole.pixels.end());
+      }
+      copy->screens_of[key] = int16_t(k);
+    }
+    Past copied = past;
+    ale_reset_or_copy(copied.console, s, copy->view(), copied.frames());
+    if (!(whole == copied)) return nullptr;
+  }
+  bool any = false;
+  for (size_t key = 0; key < keys; ++key) {
+    if (seen[key] < 2) copy->console_of[key] = -1;
+    any |= copy->console_of[key] >= 0;
+  }
+  return any ? copy : nullptr;
+}
+
+// The pasts for a trial by timer: for each TIA key that two pasts or more
+// have, and each timer, two of those pasts with the system RNG at places
+// whose draw picks that timer. The places are successive draws from
+// `start`, which for a game that draws once per reset are places where
+// later resets draw.
+std::vector<Past> timer_pasts(const std::vector<Past>& pasts, const Mt19937& start) {
+  std::vector<std::vector<Mt19937>> places(kRiotResetTimers);
+  Mt19937 rng = start;
+  for (uint32_t filled = 0, draws = 0; filled < kRiotResetTimers && draws < 100000; ++draws) {
+    std::vector<Mt19937>& timer = places[riot_reset_timer_index(mt19937_peek(rng))];
+    if (timer.size() < 2) {
+      timer.push_back(rng);
+      filled += timer.size() == 2;
+    }
+    mt19937_discard(rng, 1);
+  }
+  std::vector<std::vector<const Past*>> by_key(AleResetCopy::kTiaKeys);
+  for (const Past& past : pasts) {
+    Past keyed = past;
+    by_key[ale_reset_copy_key(AleResetCopy{}, keyed.console)].push_back(&past);
+  }
+  std::vector<Past> out;
+  for (const std::vector<const Past*>& same_key : by_key) {
+    if (same_key.size() < 2) continue;
+    for (uint32_t timer = 0; timer < kRiotResetTimers; ++timer) {
+      for (size_t r = 0; r < places[timer].size(); ++r) {
+        out.push_back(*same_key[(timer + r) % same_key.size()]);
+        out.back().console.system_rng = places[timer][r];
+      }
+    }
+  }
+  return out;
+}
+
 std::shared_ptr<const ResetCopy> make_reset_copy(const Console& prototype, int mode,
                                                  int difficulty) {
   const AleSetup& s = prototype.setup();
@@ -86,41 +177,10 @@ std::shared_ptr<const ResetCopy> make_reset_copy(const Console& prototype, int m
   for (uint8_t& byte : over.console.machine.riot.ram) byte = uint8_t(rng());
   pasts.push_back(over);
 
-  auto copy = std::make_shared<ResetCopy>();
-  const size_t screens = pasts.front().pixels.size();
-  copy->pixels.resize(AleResetCopy::kKeys * screens);
-  uint32_t seen_twice = 0;
-  for (const Past& past : pasts) {
-    Past whole = past;
-    if (ale_reset(whole.console, s, whole.frames()) != ModeStatus::ok) return nullptr;
-    const uint32_t key = ale_reset_copy_key(past.console);
-    if (!(copy->keys >> key & 1)) {
-      if (copy->keys == 0) {
-        // A reset draws 1 + cartridge RAM bytes (at most 2 KiB) from the
-        // system RNG, and 2 per act of a mode selection from the
-        // environment's; the pasts below check the counts.
-        constexpr uint32_t kDrawLimit = 1u << 20;
-        const int64_t system_draws =
-            draws_between(past.console.system_rng, whole.console.system_rng, kDrawLimit);
-        const int64_t env_draws =
-            draws_between(past.console.env_rng, whole.console.env_rng, kDrawLimit);
-        if (system_draws < 0 || env_draws < 0) return nullptr;
-        copy->system_draws = uint32_t(system_draws);
-        copy->env_draws = uint32_t(env_draws);
-        copy->frames_counted = uint32_t(whole.console.frame_number - past.console.frame_number);
-      }
-      copy->keys |= 1u << key;
-      copy->after[key] = whole.console;
-      std::memcpy(copy->pixels.data() + key * screens, whole.pixels.data(), screens);
-    } else {
-      seen_twice |= 1u << key;
-    }
-    Past copied = past;
-    ale_reset_or_copy(copied.console, s, copy->view(), copied.frames());
-    if (!(whole == copied)) return nullptr;
-  }
-  copy->keys = seen_twice;
-  return copy->keys ? copy : nullptr;
+  std::shared_ptr<const ResetCopy> copy = try_copy(s, pasts, false);
+  // By timer where the timer is all a reset draws.
+  if (copy || mapper_ram_bytes(s.console.mapper) != 0) return copy;
+  return try_copy(s, timer_pasts(pasts, pasts.front().console.system_rng), true);
 }
 
 }  // namespace

@@ -5,18 +5,20 @@
 // ALE's reset keeps RIOT RAM, part of the TIA (the buffer it draws into,
 // whether the last frame ended partial) and the CPU, and draws the RIOT
 // timer and cartridge RAM from the system RNG, which every console seeds
-// alike. Most games clear all of that before it can show, so their reset
-// ends in one state per TIA key (ale_reset_copy_key); some keep RAM through
-// it or time their start by the timer. Which is which is found by trying:
-// the reset is run from consoles of different pasts (just built, random
-// play of different lengths, odd and even, from different seeds, a game just
-// over, a RAM of random bytes, the system RNG at a later reset's place). A
-// key's copy is the first result for that key, kept when a second past of
-// the key gives it too; the whole copy is dropped when any past's result
-// differs from its key's copy in any byte of the console or of the screens.
-// That is a sample of pasts, not a proof over all of them:
-// EnvConfig::run_full_resets turns copies off, and the tests compare the two
-// on every game.
+// alike. Many games clear all of that before it can show, so their reset
+// ends in one state per TIA key; others start their game by the timer (one
+// state per TIA key and timer), and some keep RAM through the reset. Which
+// is which is found by trying: the reset is run from consoles of different
+// pasts (just built, random play of different lengths, odd and even, from
+// different seeds, a game just over, a RAM of random bytes, the system RNG
+// at a later reset's place). A key's copy is the first result for that key,
+// kept when a second past of the key gives it too; the whole copy is
+// dropped when any past's result differs from its key's copy in any byte of
+// the console or of the screens. By TIA key alone first; where that fails
+// and the game has no cartridge RAM, by TIA key and timer, each timer tried
+// from two pasts of each TIA key. That is a sample of pasts, not a proof
+// over all of them: EnvConfig::run_full_resets turns copies off, and the
+// tests compare the two on every game.
 #pragma once
 
 #include <cstdint>
@@ -30,25 +32,28 @@ namespace cule {
 
 //! The host's copy of one game's reset (see the file's comment).
 struct ResetCopy {
-  AleConsole after[AleResetCopy::kKeys];  //!< the console after the reset, by key
-  std::vector<uint8_t> pixels;            //!< their screens
-  uint32_t keys = 0;                      //!< bit k: after[k] is a copy
+  std::vector<AleConsole> after;    //!< the consoles after the reset
+  std::vector<uint8_t> screens;     //!< their screens (each different pair once)
+  std::vector<int16_t> console_of;  //!< per key: its console (-1: none)
+  std::vector<int16_t> screens_of;  //!< per key: its screens
+  bool by_timer = false;
   uint32_t system_draws = 0;
   uint32_t env_draws = 0;
   uint32_t frames_counted = 0;
 
   //! The copy as the emulator takes it (pointers into this object).
   AleResetCopy view() const {
-    return AleResetCopy{after, pixels.data(), keys, system_draws, env_draws, frames_counted};
+    return AleResetCopy{after.data(),       screens.data(), console_of.data(), screens_of.data(),
+                        uint32_t(by_timer), system_draws,   env_draws,         frames_counted};
   }
 };
 
 //! The copy of the reset of `prototype`'s game for consoles built as
 //! env_rebuild builds them with `mode` and `difficulty` (-1: the game's
 //! default), or null when a console tried resets to something else (or no
-//! key's copy was seen twice). The
-//! answer is kept for the process's life (the trial plays some 9,000
-//! frames), so batches of one game share it.
+//! key's copy was seen twice). The answer is kept for the process's life
+//! (the trial plays some 9,000 frames and runs up to some 300 resets), so
+//! batches of one game share it.
 std::shared_ptr<const ResetCopy> find_reset_copy(const Console& prototype, int mode,
                                                  int difficulty);
 

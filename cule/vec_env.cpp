@@ -292,7 +292,10 @@ VecEnv::VecEnv(const std::vector<Rom>& roms, const EnvConfig& config)
         config_.run_full_resets
             ? nullptr
             : find_reset_copy(*game.prototype, config_.mode, config_.difficulty));
-    if (copy) game.setup.reset_copy = copy->view();
+    if (copy) {
+      game.reset_copy = copy.get();
+      game.setup.reset_copy = copy->view();
+    }
     games_.push_back(game);
   }
   s.ale = games_.front().setup.ale;

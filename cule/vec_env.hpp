@@ -172,6 +172,7 @@ class VecEnv {
     EnvSetup setup;  //!< host pointers; the geometry is the same for every game
     const Console* prototype;
     int first, count;
+    const ResetCopy* reset_copy = nullptr;  //!< the game's reset as a copy (null: none)
   };
 
   //! Where a backend keeps the batch (host vectors or device arrays).

@@ -34,11 +34,6 @@ void upload(DeviceArray<T>& to, const T* from, size_t count, cudaStream_t stream
              "copy to the device");
 }
 
-// A console's two screens.
-size_t frame_buffer_bytes(const VecEnv::Game& game) {
-  return game.prototype->constructed().frames.size();
-}
-
 // One game's part of the batch in device memory: its ROM, palette and the
 // state its consoles start from, and its setup pointing at them.
 struct DeviceGame {
@@ -48,8 +43,11 @@ struct DeviceGame {
   DeviceArray<Palette> palette;
   DeviceArray<AleConsole> constructed;
   DeviceArray<uint8_t> constructed_pixels;
-  DeviceArray<AleConsole> reset_after;  // the reset's copy, where the game has one
-  DeviceArray<uint8_t> reset_pixels;
+  // The reset's copy, where the game has one (else one unused element each:
+  // no allocation is empty).
+  DeviceArray<AleConsole> reset_after;
+  DeviceArray<uint8_t> reset_screens;
+  DeviceArray<int16_t> reset_console_of, reset_screens_of;
 
   explicit DeviceGame(const VecEnv::Game& game)
       : setup(game.setup),
@@ -58,10 +56,11 @@ struct DeviceGame {
         rom(game.prototype->rom().image().size()),
         palette(1),
         constructed(1),
-        constructed_pixels(frame_buffer_bytes(game)),
-        reset_after(game.setup.reset_copy.after ? AleResetCopy::kKeys : 0),
-        reset_pixels(game.setup.reset_copy.after ? AleResetCopy::kKeys * frame_buffer_bytes(game)
-                                                 : 0) {
+        constructed_pixels(game.prototype->constructed().frames.size()),
+        reset_after(game.reset_copy ? game.reset_copy->after.size() : 1),
+        reset_screens(game.reset_copy ? game.reset_copy->screens.size() : 1),
+        reset_console_of(game.reset_copy ? game.reset_copy->console_of.size() : 1),
+        reset_screens_of(game.reset_copy ? game.reset_copy->screens_of.size() : 1) {
     const std::vector<uint8_t>& image = game.prototype->rom().image();
     upload(rom, image.data(), image.size());
     upload(palette, game.setup.palette, 1);
@@ -70,11 +69,15 @@ struct DeviceGame {
     upload(constructed_pixels, state.frames.data(), state.frames.size());
     setup.ale.console.rom = rom.data;
     setup.palette = palette.data;
-    if (setup.reset_copy.after) {
-      upload(reset_after, setup.reset_copy.after, AleResetCopy::kKeys);
-      upload(reset_pixels, setup.reset_copy.pixels, AleResetCopy::kKeys * frame_buffer_bytes(game));
+    if (const ResetCopy* copy = game.reset_copy) {
+      upload(reset_after, copy->after.data(), copy->after.size());
+      upload(reset_screens, copy->screens.data(), copy->screens.size());
+      upload(reset_console_of, copy->console_of.data(), copy->console_of.size());
+      upload(reset_screens_of, copy->screens_of.data(), copy->screens_of.size());
       setup.reset_copy.after = reset_after.data;
-      setup.reset_copy.pixels = reset_pixels.data;
+      setup.reset_copy.screens = reset_screens.data;
+      setup.reset_copy.console_of = reset_console_of.data;
+      setup.reset_copy.screens_of = reset_screens_of.data;
     }
   }
 };

@@ -215,34 +215,34 @@ CULE_HD CULE_DEVICE_NOINLINE ModeStatus ale_reset(AleConsole& c, const AleSetup&
 //! whatever the console's past: that console (its RNGs and frame counter
 //! aside, which move on by the counts here, as the reset moves them) and its
 //! two screens. The TIA keeps through a reset the buffer it draws into and
-//! whether the last frame ended partial (and greyed out), which the reset's
-//! result can depend on: a copy has one console per such key
-//! (ale_reset_copy_key), where it found one. cule/reset_copy.cpp makes the
-//! copy and checks it against the whole reset; the pointers are host or
-//! device memory, as the backend's.
+//! whether the last frame ended partial (and greyed out), and the reset draws
+//! the RIOT's starting timer; the result can depend on those, so a copy holds
+//! one console per key (ale_reset_copy_key) that it found. The timer is part
+//! of the key only for a copy `by_timer` (of a game without cartridge RAM,
+//! whose reset draws nothing else). cule/reset_copy.cpp makes the copy and
+//! checks it against the whole reset; the pointers are host or device
+//! memory, as the backend's.
 struct AleResetCopy {
-  static constexpr int kKeys = 8;
-  const AleConsole* after;  //!< kKeys consoles; null: no copy, every reset is run
-  const uint8_t* pixels;    //!< their screens, 2 x FrameBuffers::size bytes each
-  uint32_t keys;            //!< bit k: after[k] holds the copy for key k (else the reset runs)
-  uint32_t system_draws;    //!< the reset's draws from the system RNG
-  uint32_t env_draws;       //!< ... and from the environment RNG (mode selection)
-  uint32_t frames_counted;  //!< its frames ALE counts in getFrameNumber
+  static constexpr uint32_t kTiaKeys = 8;
+  const AleConsole* after;    //!< the consoles; null: no copy, every reset is run
+  const uint8_t* screens;     //!< screens, 2 x FrameBuffers::size bytes each
+  const int16_t* console_of;  //!< per key: its console in `after` (-1: none, the reset runs)
+  const int16_t* screens_of;  //!< per key: its screens
+  uint32_t by_timer;          //!< keys are kTiaKeys x kRiotResetTimers (else kTiaKeys)
+  uint32_t system_draws;      //!< the reset's draws from the system RNG
+  uint32_t env_draws;         //!< ... and from the environment RNG (mode selection)
+  uint32_t frames_counted;    //!< its frames ALE counts in getFrameNumber
 };
 
-//! Which copy stands for the reset of `c`: the TIA frame state it keeps.
-CULE_HD inline uint32_t ale_reset_copy_key(const AleConsole& c) {
+//! The key of `c`'s reset in `copy`: the TIA frame state it keeps, and for
+//! a copy by timer the timer it will draw (the RNG's words are twisted
+//! first when due, as the draw would).
+CULE_HD inline uint32_t ale_reset_copy_key(const AleResetCopy& copy, AleConsole& c) {
   const Tia& tia = c.machine.tia;
-  return uint32_t(tia.current_buffer & 1) | uint32_t(tia.partial_frame & 1) << 1 |
-         uint32_t(tia.frame_greyed & 1) << 2;
-}
-
-//! Whether `copy` has the result of resetting `c`: one for its key, made with
-//! its mode and difficulty.
-CULE_HD inline bool ale_reset_copy_applies(const AleResetCopy& copy, const AleConsole& c) {
-  const uint32_t key = ale_reset_copy_key(c);
-  return copy.after && (copy.keys >> key & 1) && copy.after[key].mode == c.mode &&
-         copy.after[key].difficulty == c.difficulty;
+  const uint32_t key = uint32_t(tia.current_buffer & 1) | uint32_t(tia.partial_frame & 1) << 1 |
+                       uint32_t(tia.frame_greyed & 1) << 2;
+  if (!copy.by_timer) return key;
+  return key * kRiotResetTimers + riot_reset_timer_index(mt19937_peek(c.system_rng));
 }
 
 //! Copies `bytes` bytes: on a device sixteen at a time where both ends
@@ -262,14 +262,18 @@ CULE_HD inline void copy_bytes(uint8_t* to, const uint8_t* from, uint32_t bytes)
 #endif
 }
 
-//! ALE's reset_game (ale_reset) of `c`, as a copy where `copy` applies.
+//! ALE's reset_game (ale_reset) of `c`, as a copy where `copy` has one.
 CULE_HD inline ModeStatus ale_reset_or_copy(AleConsole& c, const AleSetup& s,
                                             const AleResetCopy& copy, const FrameBuffers& frames) {
-  if (!ale_reset_copy_applies(copy, c)) return ale_reset(c, s, frames);
-  const uint32_t key = ale_reset_copy_key(c);
-  const AleConsole& after = copy.after[key];
-  // Every field but the mode and difficulty (equal, see above): a field
-  // missed here would show in reset_copy.cpp's byte-for-byte check.
+  if (!copy.after) return ale_reset(c, s, frames);
+  const uint32_t key = ale_reset_copy_key(copy, c);
+  const int k = copy.console_of[key];
+  if (k < 0 || copy.after[k].mode != c.mode || copy.after[k].difficulty != c.difficulty) {
+    return ale_reset(c, s, frames);  // no copy for this key, mode and difficulty
+  }
+  const AleConsole& after = copy.after[k];
+  // Every field but the mode and difficulty (equal): a field missed here
+  // would show in reset_copy.cpp's byte-for-byte check.
   c.machine = after.machine;
   c.controls = after.controls;
   c.rules = after.rules;
@@ -280,7 +284,8 @@ CULE_HD inline ModeStatus ale_reset_or_copy(AleConsole& c, const AleSetup& s,
   mt19937_discard(c.system_rng, copy.system_draws);
   mt19937_discard(c.env_rng, copy.env_draws);
   c.frame_number += copy.frames_counted;
-  copy_bytes(frames.pixels, copy.pixels + key * 2 * frames.size, 2 * frames.size);
+  const uint32_t bytes = 2 * frames.size;
+  copy_bytes(frames.pixels, copy.screens + size_t(copy.screens_of[key]) * bytes, bytes);
   return ModeStatus::ok;
 }
 

@@ -42,14 +42,25 @@ CULE_HD inline void mt19937_twist(Mt19937& g) {
   g.next = 0;
 }
 
-//! The next 32-bit output.
-CULE_HD inline uint32_t mt19937_next(Mt19937& g) {
-  if (g.next >= Mt19937::kWords) mt19937_twist(g);
-  uint32_t y = g.word[g.next++];
+//! The output of word `y` (MT19937's tempering).
+CULE_HD inline uint32_t mt19937_temper(uint32_t y) {
   y ^= y >> 11;
   y ^= (y << 7) & 0x9D2C5680u;
   y ^= (y << 15) & 0xEFC60000u;
   return y ^ (y >> 18);
+}
+
+//! The next 32-bit output.
+CULE_HD inline uint32_t mt19937_next(Mt19937& g) {
+  if (g.next >= Mt19937::kWords) mt19937_twist(g);
+  return mt19937_temper(g.word[g.next++]);
+}
+
+//! The next output, left to be drawn (the words are twisted first when due,
+//! as the draw would).
+CULE_HD inline uint32_t mt19937_peek(Mt19937& g) {
+  if (g.next >= Mt19937::kWords) mt19937_twist(g);
+  return mt19937_temper(g.word[g.next]);
 }
 
 //! Skips `count` outputs (the words are still twisted on schedule).

@@ -26,10 +26,17 @@ struct Riot {
   uint8_t DDRB;
 };
 
+//! A reset starts the timer at one of this many values, picked by a draw.
+constexpr uint32_t kRiotResetTimers = 75;
+//! Which of them the system RNG's draw `random` picks.
+CULE_HD inline uint32_t riot_reset_timer_index(uint32_t random) {
+  return random % kRiotResetTimers;
+}
+
 //! Registers as ALE's reset leaves them; `random` is the system RNG's draw
 //! that picks the starting timer value. RAM is left alone.
 CULE_HD inline void riot_reset(Riot& riot, uint32_t random) {
-  riot.timer = 25 + random % 75;
+  riot.timer = 25 + riot_reset_timer_index(random);
   riot.interval_shift = 6;
   riot.cycles_when_timer_set = 0;
   riot.cycles_when_interrupt_reset = 0;

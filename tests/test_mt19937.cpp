@@ -34,5 +34,18 @@ TEST(Mt19937, DiscardSkipsAsManyDraws) {
   }
 }
 
+TEST(Mt19937, PeekShowsTheNextDrawAndLeavesIt) {
+  Mt19937 g;
+  mt19937_seed(g, 2600);
+  std::mt19937 reference(2600);
+  // Across a twist: the peek at word 624 twists first, as the draw would.
+  for (int i = 0; i < Mt19937::kWords + 3; ++i) {
+    const uint32_t peeked = mt19937_peek(g);
+    ASSERT_EQ(peeked, mt19937_peek(g)) << i;
+    ASSERT_EQ(peeked, reference()) << i;
+    ASSERT_EQ(mt19937_next(g), peeked) << i;
+  }
+}
+
 }  // namespace
 }  // namespace cule
