@@ -497,7 +497,7 @@ views that every reset and step rewrites in place.)doc");
       .def_property_readonly("games", &VecEnv::games)
       .def("game_of", &VecEnv::game_of, py::arg("env"), "Which of `games` environment `env` plays.")
       .def("resets_copied", &VecEnv::resets_copied, py::arg("game") = 0,
-           "Whether game `game`'s resets are copies of one console rather than ALE's whole "
+           "Whether game `game`'s resets are copies of their result rather than ALE's whole "
            "reset (see run_full_resets).")
       .def_property_readonly("action_set", &VecEnv::action_set)
       .def_property_readonly("observation_shape", &VecEnv::observation_shape)

@@ -70,9 +70,9 @@ struct EnvConfig {
   //! drawing could show is run again, drawn); this is for checking that.
   bool draw_all_frames = false;
   //! Run ALE's whole reset every time. By default a game whose reset was
-  //! found to leave the same console whatever its past (cule/reset_copy.hpp)
-  //! starts episodes from a copy of that console instead (same results, a
-  //! fraction of the time); this is for checking that.
+  //! found to depend on nothing of the console's past but the keys of
+  //! cule/reset_copy.hpp starts episodes from a copy of its result instead
+  //! (same results, a fraction of the time); this is for checking that.
   bool run_full_resets = false;
 
   //! Gymnasium's ALE/<Game>-v5 (ale_py.env.AtariEnv as registered): frame

@@ -54,8 +54,8 @@ class VecEnv {
   //! The names of the batch's games, and which one environment `env` plays.
   const std::vector<std::string>& games() const { return game_names_; }
   int game_of(int env) const;
-  //! Whether game g's resets are copies of one console (cule/reset_copy.hpp)
-  //! rather than ALE's whole reset.
+  //! Whether game g's resets are copies of their result (cule/reset_copy.hpp)
+  //! rather than ALE's whole reset. Throws cule::Error for a game out of range.
   bool resets_copied(int game = 0) const;
   //! The ALE actions (0-17) that step()'s action indices stand for.
   const std::vector<int>& action_set() const { return action_set_; }

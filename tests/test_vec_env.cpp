@@ -296,6 +296,7 @@ TEST(VecEnv, CopiedResetsLeaveWhatFullResetsLeave) {
     full_config.run_full_resets = true;
     VecEnv full(rom, full_config);
     EXPECT_FALSE(full.resets_copied());
+    EXPECT_THROW(full.resets_copied(1), Error);  // one game
     if (rom.name() == "catch") {
       // roms/catch.asm clears the TIA and RAM first and seeds its LFSR with a
       // constant: nothing of the past reaches a new game.
