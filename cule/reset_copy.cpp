@@ -18,7 +18,6 @@ struct Past {
   std::vector<uint8_t> pixels;
 
   FrameBuffers frames() { return FrameBuffers{pixels.data(), uint32_t(pixels.size() / 2)}; }
-  int buffer() const { return console.machine.tia.current_buffer; }
   bool operator==(const Past& o) const {
     return std::memcmp(&console, &o.console, sizeof console) == 0 && pixels == o.pixels;
   }
@@ -79,8 +78,8 @@ std::shared_ptr<const ResetCopy> try_copy(const AleSetup& s, const std::vector<P
   for (const Past& past : pasts) {
     Past whole = past;
     if (ale_reset(whole.console, s, whole.frames()) != ModeStatus::ok) return nullptr;
-    Past keyed = past;  // the key's look at the timer may twist the RNG's words
-    const uint32_t key = ale_reset_copy_key(copy->view(), keyed.console);
+    AleConsole keyed = past.console;  // the key's look at the timer may twist the RNG's words
+    const uint32_t key = ale_reset_copy_key(copy->view(), keyed);
     if (seen[key]++ == 0) {
       if (copy->after.empty()) {
         // A reset draws 1 + cartridge RAM bytes (at most 2 KiB) from the
@@ -139,8 +138,8 @@ std::vector<Past> timer_pasts(const std::vector<Past>& pasts, const Mt19937& sta
   }
   std::vector<std::vector<const Past*>> by_key(AleResetCopy::kTiaKeys);
   for (const Past& past : pasts) {
-    Past keyed = past;
-    by_key[ale_reset_copy_key(AleResetCopy{}, keyed.console)].push_back(&past);
+    AleConsole keyed = past.console;
+    by_key[ale_reset_copy_key(AleResetCopy{}, keyed)].push_back(&past);
   }
   std::vector<Past> out;
   for (const std::vector<const Past*>& same_key : by_key) {
