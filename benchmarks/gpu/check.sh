@@ -99,6 +99,8 @@ if [ -f "$rom" ]; then
   resetting=(--cpu-envs 0 --seconds 1 --envs 16384 --reset-every 25)
   build-gpu/benchmarks/bench_vec_env "$rom" "${resetting[@]}"
   build-gpu/benchmarks/bench_vec_env "$rom" "${resetting[@]}" --full-resets
+else
+  echo "($rom missing: run benchmarks/gpu/check.sh --prepare where ale-py is installed)"
 fi
 
 echo "== throughput: 6502 core, functional test, first 2M instructions per machine"
