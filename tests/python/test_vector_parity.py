@@ -1,6 +1,9 @@
 """Every game through cule.make against ale-py's AtariVectorEnv, step by step,
 with AtariVectorEnv's default preprocessing (84x84 grayscale, frame skip 4,
-max-pool, stack of 4, fire reset, reward clipping). See vector_compare.py."""
+max-pool, stack of 4, fire reset, reward clipping), and with episodes
+truncated every 40 steps, so that resets (copies of their result, for the
+games cule/reset_copy.hpp found allow it) meet ALE's own. See
+vector_compare.py."""
 
 import os
 
@@ -18,3 +21,10 @@ STEPS = int(os.environ.get("CULE_VECTOR_PARITY_STEPS", "300"))
 def test_game_matches_atari_vector_env(game):
     problem, _ = compare(game, STEPS)
     assert problem is None, problem
+
+
+@pytest.mark.parametrize("game", cule.list_games())
+def test_resets_match_atari_vector_env(game):
+    problem, ended = compare(game, 100, max_num_frames_per_episode=160)
+    assert problem is None, problem
+    assert ended >= 4, "both environments should be truncated twice"
