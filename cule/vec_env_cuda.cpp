@@ -22,7 +22,8 @@ namespace {
 
 // Device stack per thread: a reset's mode selection runs the whole console
 // several calls deep, and Klax's look at its cartridge RAM copies a console
-// (ptxas, sm_90: 6,032 bytes for the step kernel, 5,648 for the reset's).
+// (ptxas, sm_90: 6,032 bytes for the step kernel, 5,648 for the reset's;
+// 6,304 for the step built for 16 blocks per SM, check.sh --sweep).
 // The driver reserves it for every thread the GPU can hold, so it is kept
 // small.
 constexpr size_t kStackBytes = 7 * 1024;

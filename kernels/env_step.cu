@@ -8,8 +8,11 @@ constexpr int kThreadsPerBlock = 64;
 // A step waits on memory and branches more than it computes, and only more
 // resident warps hide that: the compiler keeps the step within the registers
 // that let this many blocks share an SM (128 a thread), spilling to the L1
-// cache beyond.
-constexpr int kMinBlocksPerSm = 8;
+// cache beyond. benchmarks/gpu/check.sh --sweep builds other values.
+#ifndef CULE_STEP_MIN_BLOCKS_PER_SM
+#define CULE_STEP_MIN_BLOCKS_PER_SM 8
+#endif
+constexpr int kMinBlocksPerSm = CULE_STEP_MIN_BLOCKS_PER_SM;
 
 int blocks_for(int n) { return (n + kThreadsPerBlock - 1) / kThreadsPerBlock; }
 

@@ -16,6 +16,10 @@
 #   benchmarks/gpu/check.sh --prepare     # GoogleTest sources, ale-py's ROMs, gymnasium
 #                                         # wheels, and shared/testdata (../shared does not travel)
 #   (device run, carry [".device", "python/cule/roms"]) bash benchmarks/gpu/check.sh
+#
+# bash benchmarks/gpu/check.sh --sweep ["8 12 16"] instead builds the step
+# kernel for each register budget (blocks per SM) and prints Pong's
+# frames/s at 64K and 128K environments for each, without the tests.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -73,8 +77,25 @@ start=$(date +%s)
 gtest_args=()
 [ -d .device/googletest ] && gtest_args=(-DCULE_GTEST_SOURCE_DIR="$PWD/.device/googletest")
 cmake -S . -B build-gpu -G Ninja -DCULE_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 \
-  -DCULE_BENCHMARKS=ON -DCULE_TESTDATA_DIR="$testdata" "${python_args[@]}" "${gtest_args[@]}" \
-  >/dev/null
+  -DCULE_BENCHMARKS=ON -DCULE_TESTDATA_DIR="$testdata" -DCMAKE_CUDA_FLAGS= \
+  "${python_args[@]}" "${gtest_args[@]}" >/dev/null
+
+if [ "${1:-}" = "--sweep" ]; then
+  # The step kernel's register budget (kernels/env_step.cu): ptxas keeps it
+  # within what lets this many 64-thread blocks share an SM. More resident
+  # warps hide more latency; fewer registers spill more. Only the CUDA
+  # objects are rebuilt for each value; Pong at 64K and 128K environments.
+  for blocks in ${2:-8 12 16}; do
+    echo "== step kernel for $blocks blocks per SM"
+    cmake -S . -B build-gpu -DCMAKE_CUDA_FLAGS="-DCULE_STEP_MIN_BLOCKS_PER_SM=$blocks" >/dev/null
+    cmake --build build-gpu -j "$(nproc)" --target bench_vec_env
+    build-gpu/benchmarks/bench_vec_env .device/roms/pong.bin --cpu-envs 0 --seconds 1 \
+      --envs 65536,131072
+  done
+  echo "swept in $(($(date +%s) - start)) s"
+  exit 0
+fi
+
 cmake --build build-gpu -j "$(nproc)" --target "${targets[@]}"
 echo "built in $(($(date +%s) - start)) s"
 
