@@ -284,17 +284,13 @@ VecEnv::VecEnv(const std::vector<Rom>& roms, const EnvConfig& config)
   // be: on a GPU no warp then mixes games.
   const int n = config_.num_envs, count = int(prototypes_.size());
   for (int g = 0; g < count; ++g) {
-    Game game{setup_, &prototypes_[size_t(g)], int(int64_t(g) * n / count), 0};
+    Game game{setup_, &prototypes_[size_t(g)], int(int64_t(g) * n / count), 0, nullptr};
     game.count = int(int64_t(g + 1) * n / count) - game.first;
     game.setup.ale = game.prototype->setup();
     game.setup.palette = &palette_for(game.prototype->properties().format == TvFormat::PAL);
-    const std::shared_ptr<const ResetCopy>& copy = reset_copies_.emplace_back(
-        config_.run_full_resets
-            ? nullptr
-            : find_reset_copy(*game.prototype, config_.mode, config_.difficulty));
-    if (copy) {
-      game.reset_copy = copy.get();
-      game.setup.reset_copy = copy->view();
+    if (!config_.run_full_resets) {
+      game.reset_copy = find_reset_copy(*game.prototype, config_.mode, config_.difficulty);
+      if (game.reset_copy) game.setup.reset_copy = game.reset_copy->view();
     }
     games_.push_back(game);
   }
@@ -324,7 +320,7 @@ bool VecEnv::resets_copied(int game) const {
     throw Error("game: " + std::to_string(game) + " is out of range; expected 0-" +
                 std::to_string(games_.size() - 1));
   }
-  return reset_copies_[size_t(game)] != nullptr;
+  return games_[size_t(game)].reset_copy != nullptr;
 }
 
 VecEnv::~VecEnv() { wait_for_sent(); }

@@ -172,7 +172,7 @@ class VecEnv {
     EnvSetup setup;  //!< host pointers; the geometry is the same for every game
     const Console* prototype;
     int first, count;
-    const ResetCopy* reset_copy = nullptr;  //!< the game's reset as a copy (null: none)
+    std::shared_ptr<const ResetCopy> reset_copy;  //!< the game's reset as a copy (null: none)
   };
 
   //! Where a backend keeps the batch (host vectors or device arrays).
@@ -195,7 +195,6 @@ class VecEnv {
   std::vector<int64_t> obs_shape_;
   // Per game: setup, ROM image and the state every console starts from.
   std::vector<Console> prototypes_;
-  std::vector<std::shared_ptr<const ResetCopy>> reset_copies_;  // per game; null: none
   std::vector<AreaTap> x_taps_, y_taps_;
   EnvSetup setup_{};  // host pointers; the batch's geometry (the first game's setup)
   std::vector<Game> games_;

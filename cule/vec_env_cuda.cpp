@@ -71,7 +71,7 @@ struct DeviceGame {
     upload(constructed_pixels, state.frames.data(), state.frames.size());
     setup.ale.console.rom = rom.data;
     setup.palette = palette.data;
-    if (const ResetCopy* copy = game.reset_copy) {
+    if (const ResetCopy* copy = game.reset_copy.get()) {
       upload(reset_after, copy->after.data(), copy->after.size());
       upload(reset_screens, copy->screens.data(), copy->screens.size());
       upload(reset_console_of, copy->console_of.data(), copy->console_of.size());
