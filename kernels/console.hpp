@@ -67,6 +67,12 @@ CULE_HD inline void console_copy_used(ConsoleState& to, const ConsoleState& from
   for (size_t k = 0; k < words; ++k) out[k] = in[k];
 }
 
+// Whether ConsoleBus reads the ROM and reads and writes RIOT RAM inline
+// (see ConsoleBus::read).
+#ifndef CULE_BUS_FAST_PATHS
+#define CULE_BUS_FAST_PATHS 1
+#endif
+
 //! ConsoleBus's mapper when it is only known at run time (from the config).
 constexpr int kAnyMapper = -1;
 
@@ -111,44 +117,41 @@ struct ConsoleBus {
     }
   }
 
-  CULE_HD CULE_HOST_INLINE uint8_t read(uint16_t address) {
+  // The CPU's accesses inline only what most of them reach, the ROM and
+  // RIOT RAM; the rest is one call (on the device) that takes values, not
+  // the bus, so the CPU's registers and the bus stay in registers. With
+  // CULE_BUS_FAST_PATHS 0 every access is that call (a build for
+  // benchmarks/gpu/check.sh --sweep to compare).
+  CULE_HD CULE_FORCE_INLINE static bool is_riot_ram(uint16_t a, Mapper mapper) {
+    return (a & 0x1280) == 0x0080 && !cartridge_snoops(mapper);
+  }
+
+  CULE_HD CULE_FORCE_INLINE uint8_t read(uint16_t address) {
     const uint16_t a = address & 0x1FFF;
     uint8_t value;
-    if (CULE_LIKELY(a & 0x1000)) {  // the cartridge: opcodes and most operands
-      if (!cartridge_read_plain(c.cart, mapper(), rom, address, value)) {
-        value = read_cartridge(c, config, address, cpu.cycles);
-      }
-    } else if (cartridge_snoops(mapper()) &&
-               cartridge_snoop_read(c.cart, mapper(), rom, address, value)) {
-      // the cartridge answers in place of the TIA (3F)
-    } else if (!(a & 0x0080)) {
-      value = read_tia(c, frames, inputs, address, cpu.cycles, data_bus);
-    } else if (a & 0x0200) {
-      value = riot_read_io(c.riot, address, cpu.cycles, inputs.swcha, inputs.swchb);
-      riot_read = true;
-    } else {
+    if (CULE_BUS_FAST_PATHS && CULE_LIKELY(a & 0x1000) &&
+        cartridge_read_plain(c.cart, mapper(), rom, address, value)) {
+      // a ROM byte: opcodes and most operands
+    } else if (CULE_BUS_FAST_PATHS && is_riot_ram(a, mapper())) {
       value = c.riot.ram[a & 0x7F];
+    } else {
+      const DeviceRead device =
+          read_device(c, config, frames, inputs, mapper(), address, cpu.cycles, data_bus);
+      value = device.value;
+      riot_read = riot_read || device.riot_io;
     }
     data_bus = value;
     last_access_was_read = true;
     return value;
   }
 
-  CULE_HD CULE_HOST_INLINE void write(uint16_t address, uint8_t value) {
+  CULE_HD CULE_FORCE_INLINE void write(uint16_t address, uint8_t value) {
     const uint16_t a = address & 0x1FFF;
-    if (a & 0x1000) {
-      apply(write_cartridge(c, config, frames, address, value, cpu.cycles, last_access_was_read));
+    if (CULE_BUS_FAST_PATHS && is_riot_ram(a, mapper())) {
+      c.riot.ram[a & 0x7F] = value;
     } else {
-      if (cartridge_snoops(mapper())) {
-        cartridge_snoop_write(c.cart, mapper(), address, value);
-      }
-      if (!(a & 0x0080)) {
-        apply(write_tia(c, config, frames, address, value, cpu.cycles, last_access_was_read));
-      } else if (a & 0x0200) {
-        riot_write_io(c.riot, address, value, cpu.cycles);
-      } else {
-        c.riot.ram[a & 0x7F] = value;
-      }
+      apply(write_device(c, config, frames, mapper(), address, value, cpu.cycles,
+                         last_access_was_read));
     }
     data_bus = value;
     last_access_was_read = false;
@@ -159,8 +162,63 @@ struct ConsoleBus {
     stop = stop || effect.end_frame;
   }
 
+  //! What read_device read; `riot_io`: the RIOT's ports or timer.
+  struct DeviceRead {
+    uint8_t value;
+    bool riot_io;
+  };
+
   // The out-of-line parts take what they use, not the bus: the bus's
   // address never escapes, so its members stay in registers.
+
+  //! Any read but those read() makes itself (unless CULE_BUS_FAST_PATHS is
+  //! 0): the TIA, the RIOT's ports and timer, a cartridge's switching and
+  //! RAM ports, and everything for a scheme that snoops outside its ROM (3F).
+  CULE_HD CULE_HOST_INLINE static DeviceRead read_device(ConsoleState& c,
+                                                         const ConsoleConfig& config,
+                                                         const FrameBuffers& frames,
+                                                         const ConsoleInputs& inputs, Mapper mapper,
+                                                         uint16_t address, uint32_t cycles,
+                                                         uint8_t data_bus) {
+    const uint16_t a = address & 0x1FFF;
+    uint8_t value;
+    if (a & 0x1000) {
+      if (!cartridge_read_plain(c.cart, mapper, config.rom, address, value)) {
+        value = read_cartridge(c, config, address, cycles);
+      }
+    } else if (cartridge_snoops(mapper) &&
+               cartridge_snoop_read(c.cart, mapper, config.rom, address, value)) {
+      // the cartridge answers in place of the TIA (3F)
+    } else if (!(a & 0x0080)) {
+      value = read_tia(c, frames, inputs, address, cycles, data_bus);
+    } else if (a & 0x0200) {
+      return {riot_read_io(c.riot, address, cycles, inputs.swcha, inputs.swchb), true};
+    } else {
+      value = c.riot.ram[a & 0x7F];
+    }
+    return {value, false};
+  }
+
+  //! Any write but those write() makes itself (see read_device).
+  CULE_HD CULE_HOST_INLINE static TiaWriteEffect write_device(
+      ConsoleState& c, const ConsoleConfig& config, const FrameBuffers& frames, Mapper mapper,
+      uint16_t address, uint8_t value, uint32_t cycles, bool last_access_was_read) {
+    const uint16_t a = address & 0x1FFF;
+    if (a & 0x1000) {
+      return write_cartridge(c, config, frames, address, value, cycles, last_access_was_read);
+    }
+    if (cartridge_snoops(mapper)) cartridge_snoop_write(c.cart, mapper, address, value);
+    if (!(a & 0x0080)) {
+      return write_tia(c, config, frames, address, value, cycles, last_access_was_read);
+    }
+    if (a & 0x0200) {
+      riot_write_io(c.riot, address, value, cycles);
+    } else {
+      c.riot.ram[a & 0x7F] = value;
+    }
+    return {0, false};
+  }
+
   CULE_HD CULE_DEVICE_NOINLINE static uint8_t read_cartridge(ConsoleState& c,
                                                              const ConsoleConfig& config,
                                                              uint16_t address, uint32_t cycles) {

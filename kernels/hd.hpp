@@ -16,10 +16,10 @@
 // and compile time (the console, the game rules and the reset are called
 // from several places of one kernel); inlined on the host, where it is fast.
 #define CULE_DEVICE_NOINLINE inline
-// Forced inline on the host, out of line on the device: the CPU's bus
-// accesses, inlined into its 256 opcodes on the host where that is fastest;
-// on the device that made ptxas take ~10 minutes for the step kernels
-// (under 2 out of line) and the code too big to cache.
+// Forced inline on the host, out of line on the device: the CPU's accesses
+// of the TIA, the RIOT's ports and the cartridge's switching (ConsoleBus),
+// inlined into its 256 opcodes on the host where that is fastest; on the
+// device, one call each keeps the code small enough to cache.
 #define CULE_HOST_INLINE CULE_FORCE_INLINE
 // Out of line on the host, where a function of its own gets registers of
 // its own (the CPU's loop); inlined on the device.
