@@ -17,9 +17,13 @@
 #                                         # wheels, and shared/testdata (../shared does not travel)
 #   (device run, carry [".device", "python/cule/roms"]) bash benchmarks/gpu/check.sh
 #
-# bash benchmarks/gpu/check.sh --sweep ["8 12 16"] instead builds the step
-# kernel for each register budget (blocks per SM) and prints Pong's
-# frames/s at 64K and 128K environments for each, without the tests.
+# After it, on the same machine (build-gpu kept), without the tests:
+#   bash benchmarks/gpu/check.sh --sweep [FLAGS ...]   # the CUDA objects rebuilt with each
+#       # set of CUDA flags (default: as built; the step kernel at 12 and 16 blocks per SM;
+#       # every bus access a call), Pong's frames/s at 64K and 128K environments for each
+#   bash benchmarks/gpu/check.sh --profile [ENVS]      # Nsight Compute on one step of Pong
+#       # (default 65536 environments), summarised by benchmarks/gpu/profile_summary.py;
+#       # CULE_PROFILE_DIR keeps the report and its CSV pages
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -81,18 +85,50 @@ cmake -S . -B build-gpu -G Ninja -DCULE_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 \
   "${python_args[@]}" "${gtest_args[@]}" >/dev/null
 
 if [ "${1:-}" = "--sweep" ]; then
-  # The step kernel's register budget (kernels/env_step.cu): ptxas keeps it
-  # within what lets this many 64-thread blocks share an SM. More resident
-  # warps hide more latency; fewer registers spill more. Only the CUDA
-  # objects are rebuilt for each value; Pong at 64K and 128K environments.
-  for blocks in ${2:-8 12 16}; do
-    echo "== step kernel for $blocks blocks per SM"
-    cmake -S . -B build-gpu -DCMAKE_CUDA_FLAGS="-DCULE_STEP_MIN_BLOCKS_PER_SM=$blocks" >/dev/null
-    cmake --build build-gpu -j "$(nproc)" --target bench_vec_env
+  # Builds to compare (kernels/env_step.cu, kernels/console.hpp): the step
+  # kernel's register budget, which ptxas meets by spilling (more resident
+  # warps hide more latency), and the bus's inline ROM and RAM accesses.
+  # Only the CUDA objects are rebuilt for each.
+  shift
+  variants=("$@")
+  ((${#variants[@]})) || variants=("" "-DCULE_STEP_MIN_BLOCKS_PER_SM=12"
+    "-DCULE_STEP_MIN_BLOCKS_PER_SM=16" "-DCULE_BUS_FAST_PATHS=0")
+  for flags in "${variants[@]}"; do
+    echo "== CUDA flags: ${flags:-(none)}"
+    cmake -S . -B build-gpu -DCMAKE_CUDA_FLAGS="$flags" >/dev/null
+    cmake --build build-gpu -j "$(nproc)" --target bench_vec_env >/dev/null
     build-gpu/benchmarks/bench_vec_env .device/roms/pong.bin --cpu-envs 0 --seconds 1 \
       --envs 65536,131072
   done
+  cmake -S . -B build-gpu -DCMAKE_CUDA_FLAGS= >/dev/null
   echo "swept in $(($(date +%s) - start)) s"
+  exit 0
+fi
+
+if [ "${1:-}" = "--profile" ]; then
+  # One step kernel of Pong (the first timed step, after the reset and three
+  # warm-up steps), with line information for the source view.
+  ncu=$(command -v ncu || ls /usr/local/cuda/bin/ncu /opt/nvidia/nsight-compute/*/ncu 2>/dev/null |
+    head -1 || true)
+  [ -n "$ncu" ] || { echo "check.sh --profile: no ncu (Nsight Compute) here" >&2; exit 2; }
+  envs=${2:-65536}
+  cmake -S . -B build-gpu -DCMAKE_CUDA_FLAGS=-lineinfo >/dev/null
+  cmake --build build-gpu -j "$(nproc)" --target bench_vec_env >/dev/null
+  cmake -S . -B build-gpu -DCMAKE_CUDA_FLAGS= >/dev/null
+  report=${CULE_PROFILE_DIR:-$(mktemp -d)}
+  mkdir -p "$report"
+  echo "== Nsight Compute: env_step_kernel, Pong, $envs environments"
+  "$ncu" --version | tail -1
+  "$ncu" --kernel-name regex:env_step_kernel --launch-skip 3 --launch-count 1 --set full \
+    --import-source yes -f -o "$report/step" \
+    build-gpu/benchmarks/bench_vec_env .device/roms/pong.bin --cpu-envs 0 --seconds 0 \
+    --envs "$envs" >"$report/bench.log" 2>&1 || { tail -20 "$report/bench.log"; exit 1; }
+  "$ncu" --import "$report/step.ncu-rep" --page details --csv >"$report/details.csv"
+  "$ncu" --import "$report/step.ncu-rep" --page raw --csv >"$report/raw.csv"
+  "$ncu" --import "$report/step.ncu-rep" --page source --csv --print-source cuda \
+    >"$report/source.csv" 2>"$report/source.err" || cat "$report/source.err"
+  python3 benchmarks/gpu/profile_summary.py "$report"
+  echo "profiled in $(($(date +%s) - start)) s; report in $report"
   exit 0
 fi
 

@@ -1,0 +1,131 @@
+"""The step kernel's machine code for sm_90, read without a GPU.
+
+    .venv/bin/python benchmarks/gpu/step_kernel_sass.py [-- EXTRA_NVCC_FLAGS ...]
+
+Compiles kernels/env_step.cu as the build does (plus any extra flags, e.g.
+-DCULE_BUS_FAST_PATHS=0), prints ptxas's registers, stack and spills, then
+disassembles it (nvdisasm, from PyPI's nvidia-cuda-nvdisasm, which this
+installs into the project venv when no CUDA toolkit here has it) and
+counts the instructions of the console's frame (console_run_frame) and of
+its largest loop, the CPU's: all, local-memory loads and stores (the CPU's
+state where it does not stay in registers, and spills), generic and global
+loads and stores, calls and branches. Static counts, not timings: a
+change's effect on the GPU is measured only on one (benchmarks/gpu/check.sh).
+"""
+
+import collections
+import os
+import re
+import shutil
+import subprocess
+import sys
+import sysconfig
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+NVCC_FLAGS = ["-O3", "-DNDEBUG", "-DCULE_CPU_LOOPS_IN_LIBRARY=1", "-DCULE_WITH_CUDA=1",
+              "--fmad=false", "-std=c++17", f"-I{ROOT}", "-arch=sm_90"]
+SHOWN = r"env_step_kernel|console_run_frame|read_device|write_device|read_tia|write_tia"
+COUNTED = ["LDL", "STL", "LD", "ST", "LDG", "STG", "CALL", "BRA"]
+
+
+def tool(name):
+    found = shutil.which(name) or next(
+        (str(p) for p in [Path("/usr/local/cuda/bin") / name] if p.exists()), None)
+    if found:
+        return found
+    site = Path(sysconfig.get_paths()["purelib"]) / "nvidia"
+    installed = sorted(site.glob(f"cu*/bin/{name}"))
+    if not installed and name == "nvdisasm":
+        print("(installing nvidia-cuda-nvdisasm into this venv)", file=sys.stderr)
+        subprocess.run([sys.executable, "-m", "pip", "install", "-q", "nvidia-cuda-nvdisasm"],
+                       check=True)
+        installed = sorted(site.glob(f"cu*/bin/{name}"))
+    if not installed:
+        sys.exit(f"step_kernel_sass.py: no {name} found")
+    return str(installed[-1])
+
+
+def functions(sass, kernel):
+    """Instructions (address, opcode, operands) of each function in `kernel`'s
+    section of the disassembly (each kernel has copies of the functions it
+    calls), and the addresses of its labels."""
+    code = collections.defaultdict(list)
+    labels = {}
+    section, name, pending = None, None, []
+    for line in sass.splitlines():
+        m = re.match(r"^\s*\.section\s+\.text\.(\S+?),", line)
+        if m:
+            section, name = m.group(1), None
+            continue
+        if section is None or kernel not in section:
+            continue
+        m = re.match(r"^\$\S+?\$(_ZN4cule\S*):\s*$", line) or re.match(r"^(_ZN4cule\S*):\s*$", line)
+        if m:
+            name = m.group(1)
+            continue
+        m = re.match(r"^(\.L_x_\d+):", line)
+        if m:
+            pending.append(m.group(1))
+            continue
+        m = re.match(r"\s*/\*([0-9a-f]+)\*/\s+(?:@!?U?P\w+\s+)?([A-Z][A-Z0-9_]*)(.*)", line)
+        if m and name:
+            address = int(m.group(1), 16)
+            for label in pending:
+                labels[label] = address
+            pending = []
+            code[name].append((address, m.group(2), m.group(3)))
+    return code, labels
+
+
+def counts(instructions):
+    c = collections.Counter(op for _, op, _ in instructions)
+    return f"{len(instructions):6d} instructions, " + ", ".join(f"{k} {c[k]}" for k in COUNTED)
+
+
+def main():
+    extra = sys.argv[sys.argv.index("--") + 1:] if "--" in sys.argv else []
+    nvcc, nvdisasm = tool("nvcc"), tool("nvdisasm")
+    with tempfile.TemporaryDirectory() as tmp:
+        cubin = os.path.join(tmp, "env_step.cubin")
+        ptxas = subprocess.run(
+            [nvcc, *NVCC_FLAGS, *extra, "-cubin", "-Xptxas", "-v",
+             str(ROOT / "kernels/env_step.cu"), "-o", cubin],
+            check=True, capture_output=True, text=True).stderr
+        sass = subprocess.run([nvdisasm, "-c", cubin], check=True, capture_output=True,
+                              text=True).stdout
+    print(f"nvcc {' '.join(extra) or '(no extra flags)'}, sm_90")
+    # ptxas -v, per kernel: "Compiling entry function K", then "Function
+    # properties for F" and "N bytes stack frame, ..." for K and what it
+    # calls, with "Used N registers" after K's.
+    lines = ptxas.splitlines()
+    in_step = False
+    for i, line in enumerate(lines):
+        if "Compiling entry function" in line:
+            in_step = "env_step_kernel" in line
+        m = re.search(r"Function properties for (\S+)", line)
+        if in_step and m and i + 1 < len(lines):
+            shown = re.search(SHOWN, m.group(1))
+            if shown:
+                print(f"  {shown.group(0):17} {lines[i + 1].strip()}")
+        if in_step and "Used" in line and "registers" in line:
+            print(f"  {'':17} {line.split(':', 1)[1].strip()}")
+    code, labels = functions(sass, "env_step_kernel")
+    frame = next((v for k, v in code.items() if "console_run_frame" in k), None)
+    if not frame:
+        sys.exit("step_kernel_sass.py: console_run_frame not found in the disassembly")
+    # The CPU's loop: the longest backward branch within the function.
+    loops = []
+    for address, op, rest in frame:
+        m = re.search(r"(\.L_x_\d+)", rest)
+        if op == "BRA" and m and labels.get(m.group(1), address) < address:
+            loops.append((address - labels[m.group(1)], labels[m.group(1)], address))
+    print(f"console_run_frame: {counts(frame)}")
+    if loops:
+        _, first, last = max(loops)
+        print(f"  its CPU loop:    {counts([i for i in frame if first <= i[0] <= last])}")
+
+
+if __name__ == "__main__":
+    main()
