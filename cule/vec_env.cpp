@@ -491,8 +491,4 @@ void VecEnv::restore_state(const Snapshot& snapshot) {
   }
 }
 
-// The host's CPU loops are compiled here, with the step that runs them;
-// kernels/console.hpp declares them to the rest of the library.
-CULE_HOST_CPU_LOOPS()
-
 }  // namespace cule

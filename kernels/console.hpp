@@ -375,8 +375,9 @@ CULE_HD CULE_HOST_NOINLINE void console_run_instructions(ConsoleState& c,
 }
 
 // The explicit instantiations of the host's CPU loops, those of
-// console_run_frame_here's switch: CULE_HOST_CPU_LOOPS() instantiates them,
-// CULE_HOST_CPU_LOOPS(extern) declares them instantiated elsewhere.
+// console_run_frame_here's switch: CULE_HOST_CPU_LOOP(, mapper) instantiates
+// one (cule/cpu_loop.cpp), CULE_HOST_CPU_LOOPS(extern) declares them all
+// instantiated elsewhere.
 #define CULE_HOST_CPU_LOOP(prefix, mapper)               \
   prefix template void console_run_instructions<mapper>( \
       ConsoleState&, const ConsoleConfig&, const FrameBuffers&, const ConsoleInputs&);
@@ -390,9 +391,9 @@ CULE_HD CULE_HOST_NOINLINE void console_run_instructions(ConsoleState& c,
 // clang-format on
 
 #if !defined(__CUDACC__) && defined(CULE_CPU_LOOPS_IN_LIBRARY)
-// Code linked with the library takes the loops it compiled (in
-// cule/vec_env.cpp): they are the project's slowest code to compile, about a
-// minute each, which every file that runs a console would repeat.
+// Code linked with the library takes the loops it compiled (cule/cpu_loop.cpp,
+// once per scheme): they are the project's slowest code to compile, a minute
+// or more each, which every file that runs a console would repeat.
 CULE_HOST_CPU_LOOPS(extern)
 #endif
 
