@@ -32,6 +32,24 @@ def frames_per_second(env, num_envs: int, steps: int, actions_n: int) -> float:
     return steps * num_envs * OPTIONS["frameskip"] / (time.perf_counter() - start)
 
 
+class EnvPoolAsVectorEnv:
+    """EnvPool with the Gymnasium vector API the measurement uses: EnvPool
+    takes its seed when made, and its action_space is one environment's."""
+
+    def __init__(self, env):
+        self.env = env
+        self.single_action_space = env.action_space
+
+    def reset(self, seed=None):
+        return self.env.reset()
+
+    def step(self, actions):
+        return self.env.step(actions)
+
+    def close(self):
+        self.env.close()
+
+
 def peers(game: str, num_envs: int, threads: int):
     from ale_py.vector_env import AtariVectorEnv
 
@@ -41,8 +59,9 @@ def peers(game: str, num_envs: int, threads: int):
     except ImportError:
         return
     name = "".join(part.capitalize() for part in game.split("_")) + "-v5"
-    yield "envpool", envpool.make_gymnasium(name, num_envs=num_envs, num_threads=threads, **{
-        "repeat_action_probability": OPTIONS["repeat_action_probability"], "stack_num": 4})
+    yield "envpool", EnvPoolAsVectorEnv(envpool.make_gymnasium(
+        name, num_envs=num_envs, num_threads=threads, seed=0,
+        repeat_action_probability=OPTIONS["repeat_action_probability"], stack_num=4))
 
 
 def main() -> None:
@@ -57,10 +76,11 @@ def main() -> None:
 
     print(f"threads: {args.threads} (both libraries); frames = emulated frames, 4 per step; "
           f"best of {args.repeats}")
-    print("| game | envs | cule frames/s | cule frames/h | ale-py frames/s | cule / ale-py | envpool frames/s |")
-    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
+    print("| game | envs | cule frames/s | cule frames/h | ale-py frames/s | cule / ale-py | envpool frames/s "
+          "| cule / envpool |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
     curves: dict[tuple[str, str], list[float]] = {}
-    ratios = []
+    ratios, envpool_ratios = [], []
     for game in args.games:
         for n in args.envs:
             # The best of --repeats runs each, the libraries taking turns, so
@@ -78,9 +98,15 @@ def main() -> None:
             ratios.append(ratio)
             for name, fps in [("cule", ours), *theirs.items()]:
                 curves.setdefault((game, name), []).append(fps)
-            envpool = f"{theirs['envpool']:.0f}" if "envpool" in theirs else "not installed"
-            print(f"| {game} | {n} | {ours:.0f} | {ours * 3600 / 1e6:.1f} M | {theirs['ale-py']:.0f} | {ratio:.2f} | {envpool} |", flush=True)
+            envpool, envpool_ratio = "not installed", "-"
+            if "envpool" in theirs:
+                envpool_ratios.append(ours / theirs["envpool"])
+                envpool, envpool_ratio = f"{theirs['envpool']:.0f}", f"{envpool_ratios[-1]:.2f}"
+            print(f"| {game} | {n} | {ours:.0f} | {ours * 3600 / 1e6:.1f} M | {theirs['ale-py']:.0f} | {ratio:.2f} "
+                  f"| {envpool} | {envpool_ratio} |", flush=True)
     print(f"geometric mean cule / ale-py: {np.exp(np.mean(np.log(ratios))):.2f}")
+    if envpool_ratios:
+        print(f"geometric mean cule / envpool: {np.exp(np.mean(np.log(envpool_ratios))):.2f}")
 
     if args.plot:
         import matplotlib
