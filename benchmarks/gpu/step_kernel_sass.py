@@ -31,8 +31,8 @@ COUNTED = ["LDL", "STL", "LD", "ST", "LDG", "STG", "CALL", "BRA"]
 
 
 def tool(name):
-    found = shutil.which(name) or next(
-        (str(p) for p in [Path("/usr/local/cuda/bin") / name] if p.exists()), None)
+    toolkit = Path("/usr/local/cuda/bin") / name
+    found = shutil.which(name) or (str(toolkit) if toolkit.exists() else None)
     if found:
         return found
     site = Path(sysconfig.get_paths()["purelib"]) / "nvidia"
