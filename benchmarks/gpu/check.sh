@@ -125,8 +125,10 @@ if [ "${1:-}" = "--profile" ]; then
     --envs "$envs" >"$report/bench.log" 2>&1 || { tail -20 "$report/bench.log"; exit 1; }
   "$ncu" --import "$report/step.ncu-rep" --page details --csv >"$report/details.csv"
   "$ncu" --import "$report/step.ncu-rep" --page raw --csv >"$report/raw.csv"
-  "$ncu" --import "$report/step.ncu-rep" --page source --csv --print-source cuda \
-    >"$report/source.csv" 2>"$report/source.err" || cat "$report/source.err"
+  for view in cuda sass; do
+    "$ncu" --import "$report/step.ncu-rep" --page source --csv --print-source "$view" \
+      >"$report/source_$view.csv" 2>"$report/source_$view.err" || cat "$report/source_$view.err"
+  done
   python3 benchmarks/gpu/profile_summary.py "$report"
   echo "profiled in $(($(date +%s) - start)) s; report in $report"
   exit 0

@@ -3,10 +3,10 @@
     python3 benchmarks/gpu/profile_summary.py REPORT_DIR
 
 REPORT_DIR holds the report's pages as CSV (ncu --import ... --csv):
-details.csv, raw.csv and source.csv. Prints the step kernel's launch,
-occupancy, scheduler and warp-state figures, where warps stall, and the
-source lines that hold the most stall samples, with the share of lanes
-active on each. Standard library only: the GPU machine has no numpy.
+details.csv, raw.csv, source_cuda.csv and source_sass.csv. Prints the
+step kernel's launch, occupancy, scheduler and warp-state figures, where
+warps stall, and the source lines and SASS instructions that hold the most
+stall samples, with the lanes active on each. Standard library only: the GPU machine has no numpy.
 """
 
 import csv
@@ -81,40 +81,51 @@ def stall_reasons(path):
         print(f"  {reason:34} {count / total:6.1%}")
 
 
-def source_lines(path):
-    """The source page: a header row (repeated per file) and a row per line."""
-    table = rows(path)
-    header, ranked = None, []
-    for r in table:
-        stall = [i for i, c in enumerate(r) if c.startswith("Warp Stall Sampling (All")]
-        if stall:
-            header = r
-            col = {c: i for i, c in enumerate(r)}
-            stall_col = stall[0]
+def source_rows(path):
+    """The source page: a header row (repeated per file or function) with a
+    "Warp Stall Sampling (All Samples)" column, then a row per source line
+    or SASS instruction. Yields (samples, where, text, warp instructions,
+    average active lanes) for rows with samples."""
+    header = None
+    for r in rows(path):
+        if any(c.startswith("Warp Stall Sampling (All") for c in r):
+            header = {c: i for i, c in enumerate(r)}
+            stall = next(i for c, i in header.items() if c.startswith("Warp Stall Sampling (All"))
+            where = next((header[c] for c in ("Address", "Line", "#") if c in header), 0)
+            text = header.get("Source", 1)
             continue
         if header is None or len(r) != len(header):
             continue
-        samples = number(r[stall_col])
+        samples = number(r[stall])
         if not samples:
             continue
-        executed_col = col.get("Instructions Executed")
-        executed = number(r[executed_col]) if executed_col is not None else None
-        threads_col = col.get("Thread Instructions Executed")
+        executed = number(r[header["Instructions Executed"]]) if "Instructions Executed" in header else None
+        threads_col = header.get("Thread Instructions Executed")
         threads = number(r[threads_col]) if threads_col is not None else None
-        where = r[col["#"]] if "#" in col else r[0]
-        text = r[col["Source"]] if "Source" in col else r[1]
         lanes = threads / executed if executed and threads else None
-        ranked.append((samples, where, text.strip(), executed, lanes))
+        yield samples, r[where], r[text].strip(), executed, lanes
+
+
+def source_lines(path, what):
+    ranked = sorted(source_rows(path), key=lambda r: -r[0])
     if not ranked:
-        print(f"(source.csv: no per-line stall samples; first rows: {table[:2]})")
+        print(f"({path.name}: no per-{what} stall samples; first rows: {rows(path)[:2]})")
         return
     total = sum(r[0] for r in ranked)
-    print(f"== source lines with the most stall samples (of {int(total):,})")
-    print(f"  {'share':>6} {'warp instrs':>12} {'lanes':>5}  line")
-    for samples, where, text, executed, lanes in sorted(ranked, key=lambda r: -r[0])[:TOP_LINES]:
+    print(f"== the {what}s with the most stall samples (of {int(total):,})")
+    print(f"  {'share':>6} {'warp instrs':>12} {'lanes':>5}  {what}")
+    for samples, where, text, executed, lanes in ranked[:TOP_LINES]:
         lanes_text = f"{lanes:5.1f}" if lanes else "    -"
         executed_text = f"{executed:12,.0f}" if executed else f"{'-':>12}"
         print(f"  {samples / total:6.1%} {executed_text} {lanes_text}  {where}: {text[:70]}")
+    if what == "instruction":
+        by_opcode = {}
+        for samples, _, text, _, _ in ranked:
+            words = [w for w in text.split() if not w.startswith("@")]  # no predicate
+            opcode = words[0].split(".")[0] if words else "?"
+            by_opcode[opcode] = by_opcode.get(opcode, 0) + samples
+        top = sorted(by_opcode.items(), key=lambda kv: -kv[1])[:12]
+        print("  by opcode: " + ", ".join(f"{op} {n / total:.1%}" for op, n in top))
 
 
 def main():
@@ -123,7 +134,8 @@ def main():
     report = Path(sys.argv[1])
     details(report / "details.csv")
     stall_reasons(report / "raw.csv")
-    source_lines(report / "source.csv")
+    source_lines(report / "source_cuda.csv", "source line")
+    source_lines(report / "source_sass.csv", "instruction")
 
 
 if __name__ == "__main__":
