@@ -50,17 +50,18 @@ CULE_HD inline uint32_t mt19937_temper(uint32_t y) {
   return y ^ (y >> 18);
 }
 
-//! The next 32-bit output.
-CULE_HD inline uint32_t mt19937_next(Mt19937& g) {
-  if (g.next >= Mt19937::kWords) mt19937_twist(g);
-  return mt19937_temper(g.word[g.next++]);
-}
-
 //! The next output, left to be drawn (the words are twisted first when due,
 //! as the draw would).
 CULE_HD inline uint32_t mt19937_peek(Mt19937& g) {
   if (g.next >= Mt19937::kWords) mt19937_twist(g);
   return mt19937_temper(g.word[g.next]);
+}
+
+//! The next 32-bit output.
+CULE_HD inline uint32_t mt19937_next(Mt19937& g) {
+  const uint32_t output = mt19937_peek(g);
+  ++g.next;
+  return output;
 }
 
 //! Skips `count` outputs (the words are still twisted on schedule).
