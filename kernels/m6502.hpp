@@ -348,343 +348,419 @@ CULE_HD CULE_FORCE_INLINE bool crosses_page(uint16_t a, uint16_t b) {
   return ((a ^ b) & 0xff00) != 0;
 }
 
-// Executes one opcode from its table entry `info`. Where the caller
-// switches on the opcode, `info` is a constant and the compiler folds every
-// decision below into code for that opcode alone (the host). Where `info` is
-// read at run time (the GPU), consoles running different opcodes side by
-// side, as the lanes of a warp do, share the code of the operand bytes, the
-// pointer, the operand read and the write-back: only the addressing modes'
-// arithmetic and the operations' own code diverge. Either way the bus sees
-// the accesses in the same order.
-template <class Bus>
-CULE_HD CULE_FORCE_INLINE void execute(Cpu& cpu, Bus& bus, const Opcode info) {
+}  // namespace detail
+
+// ---------------------------------------------------------------------------
+// Decoding
+
+//! What execute() does for one opcode: its table entry worked out into the
+//! choices execute makes. Most instructions are one pass through a small
+//! ALU: an operation on a first and a second value, the result to registers
+//! or memory, and flags from it. Branches test one flag. The rest (the stack,
+//! jumps, BIT, flag changes, most undocumented opcodes) have code of their
+//! own. Where the opcode is a constant (the host's switch over the 256)
+//! every choice folds away; where it is read at run time (the GPU), lanes of
+//! a warp that run different loads, stores, transfers, logic, arithmetic,
+//! compares, shifts, increments or branches share one path instead of
+//! taking one each. Eight bytes, read as one word on the GPU.
+struct Decoded {
+  Op op;
+  uint8_t cycles;      //!< ALE's base cycle count
+  uint8_t kind;        //!< Decoded::alu, branch or other
+  uint8_t addressing;  //!< Decoded::k* addressing bits
+  uint8_t first;       //!< ALU: the first value (Decoded::a ... operand)
+                       //!< branch: the flag (Decoded::n, v, c or z)
+  uint8_t second;      //!< ALU: the operation and the second value's bits
+  uint8_t targets;     //!< ALU: where the result goes, and the flags it sets
+  uint8_t constant;    //!< ALU: the second value when not the operand
+                       //!< branch: the flag's value that takes it (0 or 1)
+
+  enum Kind : uint8_t { alu, branch, other };
+
+  // addressing: the bytes after the opcode, the effective address, the operand
+  static constexpr uint8_t kByte = 1;              //!< reads the byte after the opcode
+  static constexpr uint8_t kWord = 2;              //!< and the one after that
+  static constexpr uint8_t kZeroPageIndex = 4;     //!< adds the index to the byte, in page zero
+  static constexpr uint8_t kPointer = 8;           //!< reads a pointer there (with kWord: JMP's,
+                                                   //!< whose high byte stays in its page)
+  static constexpr uint8_t kRead = 16;             //!< reads the operand at the address
+  static constexpr uint8_t kIndexAfter = 32;       //!< adds the index to the address (16 bits)
+  static constexpr uint8_t kIndexY = 64;           //!< the index is Y, not X
+  static constexpr uint8_t kPageCrossCycle = 128;  //!< a cycle more when the index crosses a page
+
+  // first (ALU)
+  enum First : uint8_t { a, x, y, sp, a_and_x, operand };
+  // first (branch)
+  enum Flag : uint8_t { n, v, c, z };
+  // second: the operation (bits 0-2), the carry into it (bits 3-4), and these
+  static constexpr uint8_t kConstant = 32;  //!< the second value is `constant`
+  static constexpr uint8_t kInverted = 64;  //!< the second value is inverted
+  static constexpr uint8_t kDecimal = 128;  //!< ADC and SBC: BCD when D is set
+  enum Operation : uint8_t { pass, and_, or_, xor_, add, shift_left, shift_right };
+  enum CarryIn : uint8_t { carry_zero = 0, carry_one = 8, carry_flag = 16 };
+  // targets
+  static constexpr uint8_t kA = 1, kX = 2, kY = 4, kSP = 8;
+  static constexpr uint8_t kMemory = 16;  //!< written to the effective address
+  static constexpr uint8_t kSetsNZ = 32;
+  static constexpr uint8_t kSetsC = 64;   //!< the carry out of the operation
+  static constexpr uint8_t kSetsV = 128;  //!< the overflow of an add
+};
+
+namespace detail {
+
+CULE_HD constexpr Decoded alu_opcode(Decoded d, uint8_t first, uint8_t second, uint8_t targets,
+                                     uint8_t constant = 0) {
+  d.kind = Decoded::alu;
+  d.first = first;
+  d.second = second;
+  d.targets = static_cast<uint8_t>(d.targets | targets);
+  d.constant = constant;
+  return d;
+}
+
+CULE_HD constexpr Decoded branch_opcode(Decoded d, uint8_t flag, uint8_t taken_when) {
+  d.kind = Decoded::branch;
+  d.first = flag;
+  d.constant = taken_when;
+  return d;
+}
+
+//! An opcode's table entry as execute() runs it.
+CULE_HD constexpr Decoded decode(Opcode info) {
+  using D = Decoded;
   using M = AddressMode;
   const Op op = info.op;
   const M mode = info.mode;
   const Access access = access_of(op);
-
-  cpu.cycles += info.cycles;
+  Decoded d{op, info.cycles, D::other, 0, 0, 0, 0, 0};
 
   // The bytes after the opcode (JSR reads its own, around its pushes).
-  const bool takes_bytes = mode != M::Implied && mode != M::Accumulator && op != Op::JSR;
-  const bool takes_word = (mode == M::Absolute || mode == M::AbsoluteX || mode == M::AbsoluteY ||
-                           mode == M::Indirect) &&
-                          op != Op::JSR;
-  uint8_t first = 0, second = 0;
-  if (takes_bytes) first = bus.read(cpu.PC++);
-  if (takes_word) second = bus.read(cpu.PC++);
-
-  // Effective address; through a pointer of two bytes for the indirect modes.
-  uint16_t address = static_cast<uint16_t>(first | (second << 8));
-  uint16_t pointer_low = 0, pointer_high = 0;
-  switch (mode) {
-    case M::ZeroX: address = static_cast<uint8_t>(first + cpu.X); break;
-    case M::ZeroY: address = static_cast<uint8_t>(first + cpu.Y); break;
-    case M::Indirect:
-      // The 6502's JMP ($xxFF) reads the high byte from $xx00.
-      pointer_low = address;
-      pointer_high = crosses_page(address, address + 1) ? static_cast<uint16_t>(address & 0xff00)
-                                                        : static_cast<uint16_t>(address + 1);
-      break;
-    case M::IndirectX: {
-      const uint8_t pointer = static_cast<uint8_t>(first + cpu.X);
-      pointer_low = pointer;
-      pointer_high = static_cast<uint16_t>(pointer + 1);
-      break;
-    }
-    case M::IndirectY:
-      pointer_low = first;
-      pointer_high = static_cast<uint16_t>(first + 1);
-      break;
-    default: break;
+  const bool byte = mode != M::Implied && mode != M::Accumulator && op != Op::JSR;
+  const bool word = (mode == M::Absolute || mode == M::AbsoluteX || mode == M::AbsoluteY ||
+                     mode == M::Indirect) &&
+                    op != Op::JSR;
+  uint8_t addressing = 0;
+  if (byte) addressing |= D::kByte;
+  if (word) addressing |= D::kWord;
+  if (mode == M::ZeroX || mode == M::ZeroY || mode == M::IndirectX) {
+    addressing |= D::kZeroPageIndex;
   }
   if (mode == M::Indirect || mode == M::IndirectX || mode == M::IndirectY) {
-    const uint16_t low = bus.read(pointer_low);
-    address = static_cast<uint16_t>(low | (bus.read(pointer_high) << 8));
+    addressing |= D::kPointer;
   }
   if (mode == M::AbsoluteX || mode == M::AbsoluteY || mode == M::IndirectY) {
-    const uint16_t base = address;
-    address = static_cast<uint16_t>(base + (mode == M::AbsoluteX ? cpu.X : cpu.Y));
-    if (access == Access::Read) cpu.cycles += crosses_page(base, address);
+    addressing |= D::kIndexAfter;
+    if (access == Access::Read) addressing |= D::kPageCrossCycle;
   }
+  if (mode == M::ZeroY || mode == M::AbsoluteY || mode == M::IndirectY) addressing |= D::kIndexY;
 
   // The operand: the byte after the opcode, or memory's.
   const bool memory_operand =
-      takes_bytes && mode != M::Immediate && mode != M::Relative && mode != M::Indirect;
-  uint8_t operand = first;
-  if (memory_operand && access != Access::Write) operand = bus.read(address);
+      byte && mode != M::Immediate && mode != M::Relative && mode != M::Indirect;
+  if (memory_operand && access != Access::Write) addressing |= D::kRead;
+  d.addressing = addressing;
+  if (memory_operand && access != Access::Read && op != Op::JMP) d.targets = D::kMemory;
 
-  // The high byte of the target address plus one, for SHA/SHX/SHY/TAS.
-  const uint8_t high_plus_one = static_cast<uint8_t>((address >> 8) + 1);
+  const uint8_t nz = D::kSetsNZ;
+  const uint8_t shifted = mode == M::Accumulator ? D::kA : D::kMemory;
+  const uint8_t shift_first = mode == M::Accumulator ? D::a : D::operand;
+  switch (op) {
+    case Op::LDA: return alu_opcode(d, D::operand, D::pass, D::kA | nz);
+    case Op::LDX: return alu_opcode(d, D::operand, D::pass, D::kX | nz);
+    case Op::LDY: return alu_opcode(d, D::operand, D::pass, D::kY | nz);
+    case Op::LAX: return alu_opcode(d, D::operand, D::pass, D::kA | D::kX | nz);
+    case Op::STA: return alu_opcode(d, D::a, D::pass, 0);
+    case Op::STX: return alu_opcode(d, D::x, D::pass, 0);
+    case Op::STY: return alu_opcode(d, D::y, D::pass, 0);
+    case Op::SAX: return alu_opcode(d, D::a_and_x, D::pass, 0);
+    case Op::TAX: return alu_opcode(d, D::a, D::pass, D::kX | nz);
+    case Op::TAY: return alu_opcode(d, D::a, D::pass, D::kY | nz);
+    case Op::TXA: return alu_opcode(d, D::x, D::pass, D::kA | nz);
+    case Op::TYA: return alu_opcode(d, D::y, D::pass, D::kA | nz);
+    case Op::TSX: return alu_opcode(d, D::sp, D::pass, D::kX | nz);
+    case Op::TXS: return alu_opcode(d, D::x, D::pass, D::kSP);
+    case Op::AND: return alu_opcode(d, D::a, D::and_, D::kA | nz);
+    case Op::ORA: return alu_opcode(d, D::a, D::or_, D::kA | nz);
+    case Op::EOR: return alu_opcode(d, D::a, D::xor_, D::kA | nz);
+    case Op::ADC:
+      return alu_opcode(d, D::a, D::add | D::carry_flag | D::kDecimal,
+                        D::kA | nz | D::kSetsC | D::kSetsV);
+    case Op::SBC:
+      return alu_opcode(d, D::a, D::add | D::carry_flag | D::kInverted | D::kDecimal,
+                        D::kA | nz | D::kSetsC | D::kSetsV);
+    // A compare adds the inverted operand and 1: the carry is "no borrow".
+    case Op::CMP: return alu_opcode(d, D::a, D::add | D::carry_one | D::kInverted, nz | D::kSetsC);
+    case Op::CPX: return alu_opcode(d, D::x, D::add | D::carry_one | D::kInverted, nz | D::kSetsC);
+    case Op::CPY: return alu_opcode(d, D::y, D::add | D::carry_one | D::kInverted, nz | D::kSetsC);
+    case Op::INC: return alu_opcode(d, D::operand, D::add | D::kConstant, nz, 1);
+    case Op::DEC: return alu_opcode(d, D::operand, D::add | D::kConstant, nz, 0xff);
+    case Op::INX: return alu_opcode(d, D::x, D::add | D::kConstant, D::kX | nz, 1);
+    case Op::INY: return alu_opcode(d, D::y, D::add | D::kConstant, D::kY | nz, 1);
+    case Op::DEX: return alu_opcode(d, D::x, D::add | D::kConstant, D::kX | nz, 0xff);
+    case Op::DEY: return alu_opcode(d, D::y, D::add | D::kConstant, D::kY | nz, 0xff);
+    case Op::ASL: return alu_opcode(d, shift_first, D::shift_left, shifted | nz | D::kSetsC);
+    case Op::ROL:
+      return alu_opcode(d, shift_first, D::shift_left | D::carry_flag, shifted | nz | D::kSetsC);
+    case Op::LSR: return alu_opcode(d, shift_first, D::shift_right, shifted | nz | D::kSetsC);
+    case Op::ROR:
+      return alu_opcode(d, shift_first, D::shift_right | D::carry_flag, shifted | nz | D::kSetsC);
+    case Op::NOP: return alu_opcode(d, D::a, D::pass, 0);
+    case Op::BPL: return branch_opcode(d, D::n, 0);
+    case Op::BMI: return branch_opcode(d, D::n, 1);
+    case Op::BVC: return branch_opcode(d, D::v, 0);
+    case Op::BVS: return branch_opcode(d, D::v, 1);
+    case Op::BCC: return branch_opcode(d, D::c, 0);
+    case Op::BCS: return branch_opcode(d, D::c, 1);
+    case Op::BNE: return branch_opcode(d, D::z, 0);
+    case Op::BEQ: return branch_opcode(d, D::z, 1);
+    default: return d;
+  }
+}
 
-  // What stores and read-modify-writes write to `address`, after the switch.
-  const bool writes = memory_operand && access != Access::Read && op != Op::JMP;
+//! The value the ALU starts from (Decoded::First).
+CULE_HD CULE_FORCE_INLINE uint8_t alu_first(const Cpu& cpu, uint8_t first, uint8_t operand) {
+  using D = Decoded;
+  return first == D::a         ? cpu.A
+         : first == D::x       ? cpu.X
+         : first == D::y       ? cpu.Y
+         : first == D::sp      ? cpu.SP
+         : first == D::a_and_x ? static_cast<uint8_t>(cpu.A & cpu.X)
+                               : operand;
+}
+
+// Executes one opcode as `d` (decode's) says. Where the caller switches on
+// the opcode, `d` is a constant and the compiler folds every decision below
+// into code for that opcode alone (the host). Where `d` is read at run time
+// (the GPU), consoles running different opcodes side by side, as the lanes
+// of a warp do, share the code of the operand bytes, the address, the
+// operand read, the ALU and the write-back: only the decimal mode and the
+// opcodes of the kind `other` have code apart. Either way the bus sees the
+// accesses in the same order.
+template <class Bus>
+CULE_HD CULE_FORCE_INLINE void execute(Cpu& cpu, Bus& bus, const Decoded d) {
+  using D = Decoded;
+  const uint8_t addressing = d.addressing;
+  cpu.cycles += d.cycles;
+
+  uint8_t first = 0, second = 0;
+  if (addressing & D::kByte) first = bus.read(cpu.PC++);
+  if (addressing & D::kWord) second = bus.read(cpu.PC++);
+
+  // The effective address; through a pointer of two bytes for the indirect
+  // modes. (zp,X) and (zp),Y read the pointer's high byte from $0100 when
+  // the pointer is $FF, as ALE does; JMP ($xxFF) reads it from $xx00, as
+  // the 6502 does.
+  const uint8_t index = (addressing & D::kIndexY) ? cpu.Y : cpu.X;
+  uint16_t address = static_cast<uint16_t>(first | (second << 8));
+  if (addressing & D::kZeroPageIndex) address = static_cast<uint8_t>(first + index);
+  if (addressing & D::kPointer) {
+    const bool in_page = (addressing & D::kWord) && (address & 0xff) == 0xff;
+    const uint16_t high =
+        in_page ? static_cast<uint16_t>(address & 0xff00) : static_cast<uint16_t>(address + 1);
+    const uint16_t low = bus.read(address);
+    address = static_cast<uint16_t>(low | (bus.read(high) << 8));
+  }
+  if (addressing & D::kIndexAfter) {
+    const uint16_t base = address;
+    address = static_cast<uint16_t>(base + index);
+    if (addressing & D::kPageCrossCycle) cpu.cycles += crosses_page(base, address);
+  }
+
+  // The operand: memory's, or the byte after the opcode.
+  const uint8_t operand = (addressing & D::kRead) ? bus.read(address) : first;
+
+  // What stores and read-modify-writes write to `address`.
   uint8_t result = 0;
 
-  switch (op) {
-    // Loads, stores, transfers
-    case Op::LDA:
-      cpu.A = operand;
-      set_nz(cpu, cpu.A);
-      break;
-    case Op::LDX:
-      cpu.X = operand;
-      set_nz(cpu, cpu.X);
-      break;
-    case Op::LDY:
-      cpu.Y = operand;
-      set_nz(cpu, cpu.Y);
-      break;
-    case Op::LAX:
-      cpu.A = cpu.X = operand;
-      set_nz(cpu, cpu.A);
-      break;
-    case Op::STA: result = cpu.A; break;
-    case Op::STX: result = cpu.X; break;
-    case Op::STY: result = cpu.Y; break;
-    case Op::SAX: result = cpu.A & cpu.X; break;
-    case Op::TAX:
-      cpu.X = cpu.A;
-      set_nz(cpu, cpu.X);
-      break;
-    case Op::TAY:
-      cpu.Y = cpu.A;
-      set_nz(cpu, cpu.Y);
-      break;
-    case Op::TXA:
-      cpu.A = cpu.X;
-      set_nz(cpu, cpu.A);
-      break;
-    case Op::TYA:
-      cpu.A = cpu.Y;
-      set_nz(cpu, cpu.A);
-      break;
-    case Op::TSX:
-      cpu.X = cpu.SP;
-      set_nz(cpu, cpu.X);
-      break;
-    case Op::TXS: cpu.SP = cpu.X; break;
-
-    // Logic and arithmetic
-    case Op::AND:
-      cpu.A &= operand;
-      set_nz(cpu, cpu.A);
-      break;
-    case Op::ORA:
-      cpu.A |= operand;
-      set_nz(cpu, cpu.A);
-      break;
-    case Op::EOR:
-      cpu.A ^= operand;
-      set_nz(cpu, cpu.A);
-      break;
-    case Op::BIT:
-      cpu.n_result = operand;
-      cpu.z_result = cpu.A & operand;
-      cpu.V = (operand >> 6) & 1;
-      break;
-    case Op::ADC: adc(cpu, operand); break;
-    case Op::SBC: sbc(cpu, operand); break;
-    case Op::CMP: compare(cpu, cpu.A, operand); break;
-    case Op::CPX: compare(cpu, cpu.X, operand); break;
-    case Op::CPY: compare(cpu, cpu.Y, operand); break;
-
-    // Read-modify-write
-    case Op::ASL:
-    case Op::ROL:
-    case Op::LSR:
-    case Op::ROR: {
-      uint8_t carry_in = (op == Op::ROL || op == Op::ROR) ? cpu.C : 0;
-      uint8_t value = mode == AddressMode::Accumulator ? cpu.A : operand;
-      value = (op == Op::ASL || op == Op::ROL) ? shift_left(cpu, value, carry_in)
-                                               : shift_right(cpu, value, carry_in);
-      if (mode == AddressMode::Accumulator) {
-        cpu.A = value;
+  if (d.kind == D::alu) {
+    const uint8_t op_bits = d.second;
+    const uint8_t x = alu_first(cpu, d.first, operand);
+    const uint8_t y = static_cast<uint8_t>(((op_bits & D::kConstant) ? d.constant : operand) ^
+                                           ((op_bits & D::kInverted) ? 0xff : 0));
+    const uint8_t carry_in = (op_bits & D::carry_flag) ? cpu.C : (op_bits & D::carry_one) ? 1 : 0;
+    const uint8_t operation = op_bits & 7;
+    if ((op_bits & D::kDecimal) && cpu.D) {
+      // BCD, as ALE computes it (N, Z and V from the decimal result).
+      if (d.op == Op::ADC) {
+        adc(cpu, operand);
       } else {
+        sbc(cpu, operand);
+      }
+    } else {
+      const unsigned sum = unsigned(x) + y + carry_in;
+      const uint8_t value = operation == D::pass   ? x
+                            : operation == D::and_ ? static_cast<uint8_t>(x & y)
+                            : operation == D::or_  ? static_cast<uint8_t>(x | y)
+                            : operation == D::xor_ ? static_cast<uint8_t>(x ^ y)
+                            : operation == D::add  ? static_cast<uint8_t>(sum)
+                            : operation == D::shift_left
+                                ? static_cast<uint8_t>((x << 1) | carry_in)
+                                : static_cast<uint8_t>((x >> 1) | (carry_in << 7));
+      const uint8_t carry = operation == D::add          ? static_cast<uint8_t>(sum >> 8)
+                            : operation == D::shift_left ? static_cast<uint8_t>(x >> 7)
+                                                         : static_cast<uint8_t>(x & 1);
+      const uint8_t targets = d.targets;
+      if (targets & D::kA) cpu.A = value;
+      if (targets & D::kX) cpu.X = value;
+      if (targets & D::kY) cpu.Y = value;
+      if (targets & D::kSP) cpu.SP = value;
+      if (targets & D::kSetsNZ) set_nz(cpu, value);
+      if (targets & D::kSetsC) cpu.C = carry;
+      if (targets & D::kSetsV) cpu.V = ((x ^ value) & (y ^ value) & 0x80) != 0;
+      result = value;
+    }
+  } else if (d.kind == D::branch) {
+    const uint8_t flag = d.first == D::n   ? uint8_t(cpu.n_result >> 7)
+                         : d.first == D::v ? cpu.V
+                         : d.first == D::c ? cpu.C
+                                           : uint8_t(cpu.z_result == 0);
+    if (flag == d.constant) {
+      const uint16_t target = static_cast<uint16_t>(cpu.PC + int8_t(operand));
+      cpu.cycles += crosses_page(cpu.PC, target) ? 2 : 1;
+      cpu.PC = target;
+    }
+  } else {
+    // The high byte of the target address plus one, for SHA/SHX/SHY/TAS.
+    const uint8_t high_plus_one = static_cast<uint8_t>((address >> 8) + 1);
+    switch (d.op) {
+      case Op::BIT:
+        cpu.n_result = operand;
+        cpu.z_result = cpu.A & operand;
+        cpu.V = (operand >> 6) & 1;
+        break;
+
+      // Undocumented read-modify-write combinations
+      case Op::SLO: {
+        uint8_t value = shift_left(cpu, operand, 0);
         result = value;
+        cpu.A |= value;
+        set_nz(cpu, cpu.A);
+        break;
       }
-      break;
-    }
-    case Op::INC:
-    case Op::DEC: {
-      uint8_t value = static_cast<uint8_t>(operand + (op == Op::INC ? 1 : -1));
-      result = value;
-      set_nz(cpu, value);
-      break;
-    }
-    case Op::INX:
-      cpu.X++;
-      set_nz(cpu, cpu.X);
-      break;
-    case Op::INY:
-      cpu.Y++;
-      set_nz(cpu, cpu.Y);
-      break;
-    case Op::DEX:
-      cpu.X--;
-      set_nz(cpu, cpu.X);
-      break;
-    case Op::DEY:
-      cpu.Y--;
-      set_nz(cpu, cpu.Y);
-      break;
-
-    // Undocumented read-modify-write combinations
-    case Op::SLO: {
-      uint8_t value = shift_left(cpu, operand, 0);
-      result = value;
-      cpu.A |= value;
-      set_nz(cpu, cpu.A);
-      break;
-    }
-    case Op::RLA: {
-      uint8_t value = shift_left(cpu, operand, cpu.C);
-      result = value;
-      cpu.A &= value;
-      set_nz(cpu, cpu.A);
-      break;
-    }
-    case Op::SRE: {
-      uint8_t value = shift_right(cpu, operand, 0);
-      result = value;
-      cpu.A ^= value;
-      set_nz(cpu, cpu.A);
-      break;
-    }
-    case Op::RRA: {
-      uint8_t value = shift_right(cpu, operand, cpu.C);
-      result = value;
-      adc(cpu, value);
-      break;
-    }
-    case Op::DCP: {
-      uint8_t value = static_cast<uint8_t>(operand - 1);
-      result = value;
-      compare(cpu, cpu.A, value);
-      break;
-    }
-    case Op::ISB: {
-      uint8_t value = static_cast<uint8_t>(operand + 1);
-      result = value;
-      sbc(cpu, value);
-      break;
-    }
-
-    // Undocumented immediate and odd ones
-    case Op::ANC:
-      cpu.A &= operand;
-      set_nz(cpu, cpu.A);
-      cpu.C = cpu.A >> 7;
-      break;
-    case Op::ALR: cpu.A = shift_right(cpu, cpu.A & operand, 0); break;
-    case Op::ARR: arr(cpu, operand); break;
-    case Op::ANE:
-      cpu.A = (cpu.A | 0xee) & cpu.X & operand;
-      set_nz(cpu, cpu.A);
-      break;
-    case Op::LXA:
-      cpu.A = cpu.X = (cpu.A | 0xee) & operand;
-      set_nz(cpu, cpu.A);
-      break;
-    case Op::SBX: {
-      unsigned difference = unsigned(cpu.A & cpu.X) - operand;
-      cpu.X = static_cast<uint8_t>(difference);
-      set_nz(cpu, cpu.X);
-      cpu.C = !(difference & 0x100);
-      break;
-    }
-    case Op::LAS:
-      cpu.A = cpu.X = cpu.SP = cpu.SP & operand;
-      set_nz(cpu, cpu.A);
-      break;
-    case Op::SHA: result = cpu.A & cpu.X & high_plus_one; break;
-    case Op::SHX: result = cpu.X & high_plus_one; break;
-    case Op::SHY: result = cpu.Y & high_plus_one; break;
-    case Op::TAS:
-      cpu.SP = cpu.A & cpu.X;
-      result = cpu.A & cpu.X & high_plus_one;
-      break;
-    case Op::NOP: break;
-    case Op::JAM: cpu.jammed = 1; break;
-
-    // Flags
-    case Op::CLC: cpu.C = 0; break;
-    case Op::SEC: cpu.C = 1; break;
-    case Op::CLD: cpu.D = 0; break;
-    case Op::SED: cpu.D = 1; break;
-    case Op::CLI: cpu.I = 0; break;
-    case Op::SEI: cpu.I = 1; break;
-    case Op::CLV: cpu.V = 0; break;
-
-    // Branches
-    case Op::BPL:
-    case Op::BMI:
-    case Op::BVC:
-    case Op::BVS:
-    case Op::BCC:
-    case Op::BCS:
-    case Op::BNE:
-    case Op::BEQ: {
-      bool taken = op == Op::BPL   ? !(cpu.n_result & 0x80)
-                   : op == Op::BMI ? (cpu.n_result & 0x80) != 0
-                   : op == Op::BVC ? !cpu.V
-                   : op == Op::BVS ? cpu.V != 0
-                   : op == Op::BCC ? !cpu.C
-                   : op == Op::BCS ? cpu.C != 0
-                   : op == Op::BNE ? cpu.z_result != 0
-                                   : cpu.z_result == 0;
-      if (taken) {
-        uint16_t target = static_cast<uint16_t>(cpu.PC + int8_t(operand));
-        cpu.cycles += crosses_page(cpu.PC, target) ? 2 : 1;
-        cpu.PC = target;
+      case Op::RLA: {
+        uint8_t value = shift_left(cpu, operand, cpu.C);
+        result = value;
+        cpu.A &= value;
+        set_nz(cpu, cpu.A);
+        break;
       }
-      break;
-    }
+      case Op::SRE: {
+        uint8_t value = shift_right(cpu, operand, 0);
+        result = value;
+        cpu.A ^= value;
+        set_nz(cpu, cpu.A);
+        break;
+      }
+      case Op::RRA: {
+        uint8_t value = shift_right(cpu, operand, cpu.C);
+        result = value;
+        adc(cpu, value);
+        break;
+      }
+      case Op::DCP: {
+        uint8_t value = static_cast<uint8_t>(operand - 1);
+        result = value;
+        compare(cpu, cpu.A, value);
+        break;
+      }
+      case Op::ISB: {
+        uint8_t value = static_cast<uint8_t>(operand + 1);
+        result = value;
+        sbc(cpu, value);
+        break;
+      }
 
-    // Jumps, calls and the stack
-    case Op::JMP: cpu.PC = address; break;
-    case Op::JSR: {
-      uint8_t low = bus.read(cpu.PC++);
-      bus.read(0x0100 | cpu.SP);
-      // pushes the address of its own last byte; RTS adds the missing 1
-      push(cpu, bus, cpu.PC >> 8);
-      push(cpu, bus, cpu.PC & 0xff);
-      cpu.PC = static_cast<uint16_t>(low | (bus.read(cpu.PC) << 8));
-      break;
+      // Undocumented immediate and odd ones
+      case Op::ANC:
+        cpu.A &= operand;
+        set_nz(cpu, cpu.A);
+        cpu.C = cpu.A >> 7;
+        break;
+      case Op::ALR: cpu.A = shift_right(cpu, cpu.A & operand, 0); break;
+      case Op::ARR: arr(cpu, operand); break;
+      case Op::ANE:
+        cpu.A = (cpu.A | 0xee) & cpu.X & operand;
+        set_nz(cpu, cpu.A);
+        break;
+      case Op::LXA:
+        cpu.A = cpu.X = (cpu.A | 0xee) & operand;
+        set_nz(cpu, cpu.A);
+        break;
+      case Op::SBX: {
+        unsigned difference = unsigned(cpu.A & cpu.X) - operand;
+        cpu.X = static_cast<uint8_t>(difference);
+        set_nz(cpu, cpu.X);
+        cpu.C = !(difference & 0x100);
+        break;
+      }
+      case Op::LAS:
+        cpu.A = cpu.X = cpu.SP = cpu.SP & operand;
+        set_nz(cpu, cpu.A);
+        break;
+      case Op::SHA: result = cpu.A & cpu.X & high_plus_one; break;
+      case Op::SHX: result = cpu.X & high_plus_one; break;
+      case Op::SHY: result = cpu.Y & high_plus_one; break;
+      case Op::TAS:
+        cpu.SP = cpu.A & cpu.X;
+        result = cpu.A & cpu.X & high_plus_one;
+        break;
+      case Op::JAM: cpu.jammed = 1; break;
+
+      // Flags
+      case Op::CLC: cpu.C = 0; break;
+      case Op::SEC: cpu.C = 1; break;
+      case Op::CLD: cpu.D = 0; break;
+      case Op::SED: cpu.D = 1; break;
+      case Op::CLI: cpu.I = 0; break;
+      case Op::SEI: cpu.I = 1; break;
+      case Op::CLV: cpu.V = 0; break;
+
+      // Jumps, calls and the stack
+      case Op::JMP: cpu.PC = address; break;
+      case Op::JSR: {
+        uint8_t low = bus.read(cpu.PC++);
+        bus.read(0x0100 | cpu.SP);
+        // pushes the address of its own last byte; RTS adds the missing 1
+        push(cpu, bus, cpu.PC >> 8);
+        push(cpu, bus, cpu.PC & 0xff);
+        cpu.PC = static_cast<uint16_t>(low | (bus.read(cpu.PC) << 8));
+        break;
+      }
+      case Op::RTS: {
+        uint16_t low = pull_first(cpu, bus);
+        uint16_t high = pull_next(cpu, bus);
+        cpu.PC = static_cast<uint16_t>(low | (high << 8));
+        bus.read(cpu.PC++);
+        break;
+      }
+      case Op::BRK: {
+        bus.read(cpu.PC++);
+        push(cpu, bus, cpu.PC >> 8);
+        push(cpu, bus, cpu.PC & 0xff);
+        push(cpu, bus, cpu_status(cpu));
+        cpu.I = 1;
+        uint16_t low = bus.read(0xfffe);
+        cpu.PC = static_cast<uint16_t>(low | (bus.read(0xffff) << 8));
+        break;
+      }
+      case Op::RTI: {
+        cpu_set_status(cpu, pull_first(cpu, bus));
+        uint16_t low = pull_next(cpu, bus);
+        uint16_t high = pull_next(cpu, bus);
+        cpu.PC = static_cast<uint16_t>(low | (high << 8));
+        break;
+      }
+      case Op::PHA: push(cpu, bus, cpu.A); break;
+      case Op::PHP: push(cpu, bus, cpu_status(cpu)); break;
+      case Op::PLA:
+        cpu.A = pull_first(cpu, bus);
+        set_nz(cpu, cpu.A);
+        break;
+      case Op::PLP: cpu_set_status(cpu, pull_first(cpu, bus)); break;
+      default: break;  // the ALU's and the branches' opcodes
     }
-    case Op::RTS: {
-      uint16_t low = pull_first(cpu, bus);
-      uint16_t high = pull_next(cpu, bus);
-      cpu.PC = static_cast<uint16_t>(low | (high << 8));
-      bus.read(cpu.PC++);
-      break;
-    }
-    case Op::BRK: {
-      bus.read(cpu.PC++);
-      push(cpu, bus, cpu.PC >> 8);
-      push(cpu, bus, cpu.PC & 0xff);
-      push(cpu, bus, cpu_status(cpu));
-      cpu.I = 1;
-      uint16_t low = bus.read(0xfffe);
-      cpu.PC = static_cast<uint16_t>(low | (bus.read(0xffff) << 8));
-      break;
-    }
-    case Op::RTI: {
-      cpu_set_status(cpu, pull_first(cpu, bus));
-      uint16_t low = pull_next(cpu, bus);
-      uint16_t high = pull_next(cpu, bus);
-      cpu.PC = static_cast<uint16_t>(low | (high << 8));
-      break;
-    }
-    case Op::PHA: push(cpu, bus, cpu.A); break;
-    case Op::PHP: push(cpu, bus, cpu_status(cpu)); break;
-    case Op::PLA:
-      cpu.A = pull_first(cpu, bus);
-      set_nz(cpu, cpu.A);
-      break;
-    case Op::PLP: cpu_set_status(cpu, pull_first(cpu, bus)); break;
   }
-  if (writes) bus.write(address, result);
+  if (d.targets & D::kMemory) bus.write(address, result);
 }
 
 }  // namespace detail
@@ -718,29 +794,36 @@ CULE_HD inline void cpu_reset(Cpu& cpu, Bus& bus) {
   CULE_OPCODE_16(X, 0xf0)
 // clang-format on
 
+//! Every opcode's Decoded, in opcode order.
+#define CULE_DECODED(n) detail::decode(kOpcodes[n]),
+constexpr Decoded kDecoded[256] = {CULE_OPCODE_256(CULE_DECODED)};
+#undef CULE_DECODED
+
 namespace detail {
 
-CULE_HD constexpr uint32_t pack_opcode(Opcode info) {
-  return uint32_t(info.op) | (uint32_t(info.mode) << 8) | (uint32_t(info.cycles) << 16);
+CULE_HD constexpr uint64_t pack_decoded(Decoded d) {
+  return uint64_t(d.op) | uint64_t(d.cycles) << 8 | uint64_t(d.kind) << 16 |
+         uint64_t(d.addressing) << 24 | uint64_t(d.first) << 32 | uint64_t(d.second) << 40 |
+         uint64_t(d.targets) << 48 | uint64_t(d.constant) << 56;
 }
 
 #if defined(__CUDACC__)
 // The table as the GPU reads it at run time: global memory through the
 // read-only cache (a warp's lanes index it at different opcodes, which
-// constant memory would serialise).
-#define CULE_PACKED_OPCODE(n) pack_opcode(kOpcodes[n]),
-static __device__ const uint32_t kPackedOpcodes[256] = {CULE_OPCODE_256(CULE_PACKED_OPCODE)};
-#undef CULE_PACKED_OPCODE
+// constant memory would serialise), one 64-bit word an opcode.
+#define CULE_PACKED_DECODED(n) pack_decoded(kDecoded[n]),
+static __device__ const uint64_t kPackedDecoded[256] = {CULE_OPCODE_256(CULE_PACKED_DECODED)};
+#undef CULE_PACKED_DECODED
 #endif
 
-//! The table entry of `opcode`, read at run time.
-CULE_HD CULE_FORCE_INLINE Opcode opcode_info(uint8_t opcode) {
+//! The Decoded of `opcode`, read at run time.
+CULE_HD CULE_FORCE_INLINE Decoded decoded_at_run_time(uint8_t opcode) {
 #if defined(__CUDA_ARCH__)
-  const uint32_t packed = __ldg(&kPackedOpcodes[opcode]);
-  return Opcode{static_cast<Op>(packed & 0xff), static_cast<AddressMode>((packed >> 8) & 0xff),
-                static_cast<uint8_t>(packed >> 16)};
+  const uint64_t w = __ldg(&kPackedDecoded[opcode]);
+  return Decoded{static_cast<Op>(w & 0xff), uint8_t(w >> 8),  uint8_t(w >> 16), uint8_t(w >> 24),
+                 uint8_t(w >> 32),          uint8_t(w >> 40), uint8_t(w >> 48), uint8_t(w >> 56)};
 #else
-  return kOpcodes[opcode];
+  return kDecoded[opcode];
 #endif
 }
 
@@ -753,7 +836,7 @@ CULE_HD CULE_FORCE_INLINE void cpu_step_per_opcode(Cpu& cpu, Bus& bus) {
   if (cpu.jammed) return;
   const uint8_t opcode = bus.read(cpu.PC++);
 #define CULE_OPCODE_CASE(n) \
-  case n: detail::execute(cpu, bus, kOpcodes[n]); break;
+  case n: detail::execute(cpu, bus, kDecoded[n]); break;
   switch (opcode) { CULE_OPCODE_256(CULE_OPCODE_CASE) }
 #undef CULE_OPCODE_CASE
 }
@@ -765,7 +848,7 @@ template <class Bus>
 CULE_HD CULE_FORCE_INLINE void cpu_step_decoded(Cpu& cpu, Bus& bus) {
   if (cpu.jammed) return;
   const uint8_t opcode = bus.read(cpu.PC++);
-  detail::execute(cpu, bus, detail::opcode_info(opcode));
+  detail::execute(cpu, bus, detail::decoded_at_run_time(opcode));
 }
 
 //! Runs one instruction: per opcode on the host, where that is fastest;
