@@ -73,6 +73,13 @@ CULE_HD inline void console_copy_used(ConsoleState& to, const ConsoleState& from
 #define CULE_BUS_FAST_PATHS 1
 #endif
 
+// Whether the common cartridge schemes get a CPU loop each, compiled for
+// that scheme, or share the loop for any scheme (0: a build for
+// benchmarks/gpu/check.sh --sweep to compare).
+#ifndef CULE_CPU_LOOP_PER_SCHEME
+#define CULE_CPU_LOOP_PER_SCHEME 1
+#endif
+
 //! ConsoleBus's mapper when it is only known at run time (from the config).
 constexpr int kAnyMapper = -1;
 
@@ -411,10 +418,8 @@ CULE_HD CULE_FORCE_INLINE void console_run_frame_here(ConsoleState& c, const Con
     tia_start_frame(tia, config.tia, int32_t(clocks));
   }
   tia.partial_frame = 1;
-#if defined(__CUDA_ARCH__)
-  console_run_instructions<kAnyMapper>(c, config, frames, inputs);
-#else
-  // On the host, the common schemes get a CPU loop of their own.
+#if CULE_CPU_LOOP_PER_SCHEME
+  // The common schemes get a CPU loop of their own.
   switch (config.mapper) {
     case Mapper::k2K: console_run_instructions<int(Mapper::k2K)>(c, config, frames, inputs); break;
     case Mapper::k4K: console_run_instructions<int(Mapper::k4K)>(c, config, frames, inputs); break;
@@ -422,6 +427,8 @@ CULE_HD CULE_FORCE_INLINE void console_run_frame_here(ConsoleState& c, const Con
     case Mapper::kF6: console_run_instructions<int(Mapper::kF6)>(c, config, frames, inputs); break;
     default: console_run_instructions<kAnyMapper>(c, config, frames, inputs); break;
   }
+#else
+  console_run_instructions<kAnyMapper>(c, config, frames, inputs);
 #endif
   tia_flush(tia, frames);
   tia.current_scanline = int32_t(tia_clocks_into_frame(tia, c.cpu.cycles) / kClocksPerScanline);

@@ -20,7 +20,8 @@
 # After it, on the same machine (build-gpu kept), without the tests:
 #   bash benchmarks/gpu/check.sh --sweep [FLAGS ...]   # the CUDA objects rebuilt with each
 #       # set of CUDA flags (default: as built; the step kernel at 12 and 16 blocks per SM;
-#       # every bus access a call), Pong's frames/s at 64K and 128K environments for each
+#       # one CPU loop for every cartridge scheme; every bus access a call), Pong's
+#       # frames/s at 64K and 128K environments for each
 #   bash benchmarks/gpu/check.sh --profile [ENVS]      # Nsight Compute on one step of Pong
 #       # (default 65536 environments), summarised by benchmarks/gpu/profile_summary.py;
 #       # CULE_PROFILE_DIR keeps the report and its CSV pages
@@ -87,12 +88,13 @@ cmake -S . -B build-gpu -G Ninja -DCULE_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 \
 if [ "${1:-}" = "--sweep" ]; then
   # Builds to compare (kernels/env_step.cu, kernels/console.hpp): the step
   # kernel's register budget, which ptxas meets by spilling (more resident
-  # warps hide more latency), and the bus's inline ROM and RAM accesses.
+  # warps hide more latency), the CPU loops compiled per cartridge scheme,
+  # and the bus's inline ROM and RAM accesses.
   # Only the CUDA objects are rebuilt for each.
   shift
   variants=("$@")
   ((${#variants[@]})) || variants=("" "-DCULE_STEP_MIN_BLOCKS_PER_SM=12"
-    "-DCULE_STEP_MIN_BLOCKS_PER_SM=16" "-DCULE_BUS_FAST_PATHS=0")
+    "-DCULE_STEP_MIN_BLOCKS_PER_SM=16" "-DCULE_CPU_LOOP_PER_SCHEME=0" "-DCULE_BUS_FAST_PATHS=0")
   for flags in "${variants[@]}"; do
     echo "== CUDA flags: ${flags:-(none)}"
     cmake -S . -B build-gpu -DCMAKE_CUDA_FLAGS="$flags" >/dev/null

@@ -7,9 +7,10 @@ Compiles kernels/env_step.cu as the build does (plus any extra flags, e.g.
 disassembles it (nvdisasm, from PyPI's nvidia-cuda-nvdisasm, which this
 installs into the project venv when no CUDA toolkit here has it) and
 counts the instructions of the console's frame (console_run_frame) and of
-its largest loop, the CPU's: all, local-memory loads and stores (the CPU's
-state where it does not stay in registers, and spills), generic and global
-loads and stores, calls and branches. Static counts, not timings: a
+its CPU loops (one per common cartridge scheme, and one for any scheme):
+all, local-memory loads and stores (the CPU's state where it does not stay
+in registers, and spills), generic and global loads and stores, calls and
+branches. Static counts, not timings: a
 change's effect on the GPU is measured only on one (benchmarks/gpu/check.sh).
 """
 
@@ -28,6 +29,8 @@ NVCC_FLAGS = ["-O3", "-DNDEBUG", "-DCULE_CPU_LOOPS_IN_LIBRARY=1", "-DCULE_WITH_C
               "--fmad=false", "-std=c++17", f"-I{ROOT}", "-arch=sm_90"]
 SHOWN = r"env_step_kernel|console_run_frame|read_device|write_device|read_tia|write_tia"
 COUNTED = ["LDL", "STL", "LD", "ST", "LDG", "STG", "CALL", "BRA"]
+# ConsoleBus's template argument (a Mapper, or kAnyMapper) as mangled.
+SCHEMES = {"0": "2K", "1": "4K", "2": "F8", "5": "F6", "n1": "any"}
 
 
 def tool(name):
@@ -108,24 +111,32 @@ def main():
         if in_step and m and i + 1 < len(lines):
             shown = re.search(SHOWN, m.group(1))
             if shown:
-                print(f"  {shown.group(0):17} {lines[i + 1].strip()}")
+                bus = re.search(r"ConsoleBusILi(n?\d+)EE", m.group(1))
+                label = shown.group(0) + (f" ({SCHEMES.get(bus.group(1), '?')})" if bus else "")
+                print(f"  {label:23} {lines[i + 1].strip()}")
         if in_step and "Used" in line and "registers" in line:
-            print(f"  {'':17} {line.split(':', 1)[1].strip()}")
+            print(f"  {'':23} {line.split(':', 1)[1].strip()}")
     code, labels = functions(sass, "env_step_kernel")
     frame = next((v for k, v in code.items() if "console_run_frame" in k), None)
     if not frame:
         sys.exit("step_kernel_sass.py: console_run_frame not found in the disassembly")
-    # The CPU's loop: the longest backward branch within the function.
+    print(f"console_run_frame: {counts(frame)}")
+    # The CPU's loops, one per cartridge scheme (see console_run_frame_here):
+    # the outermost backward branches around calls of ConsoleBus<scheme>'s
+    # out-of-line accesses, named by that template argument.
     loops = []
     for address, op, rest in frame:
         m = re.search(r"(\.L_x_\d+)", rest)
         if op == "BRA" and m and labels.get(m.group(1), address) < address:
-            loops.append((address - labels[m.group(1)], labels[m.group(1)], address))
-    print(f"console_run_frame: {counts(frame)}")
-    if loops:
-        _, first, last = max(loops)
-        print(f"  its CPU loop:    {counts([i for i in frame if first <= i[0] <= last])}")
-
+            loops.append((labels[m.group(1)], address))
+    outer = [l for l in loops if not any(o != l and o[0] <= l[0] and l[1] <= o[1] for o in loops)]
+    for first, last in sorted(outer):
+        body = [i for i in frame if first <= i[0] <= last]
+        schemes = {m.group(1) for _, op, rest in body if op == "CALL"
+                   for m in [re.search(r"ConsoleBusILi(n?\d+)EE", rest)] if m}
+        if len(schemes) == 1:
+            scheme = SCHEMES.get(schemes.pop(), "?")
+            print(f"  CPU loop, {scheme + ':':4} {counts(body)}")
 
 if __name__ == "__main__":
     main()
