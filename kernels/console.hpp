@@ -404,10 +404,9 @@ CULE_HD CULE_HOST_NOINLINE void console_run_instructions(ConsoleState& c,
 CULE_HOST_CPU_LOOPS(extern)
 #endif
 
-//! Runs the console for one TV frame in place (see console_run_frame).
-CULE_HD CULE_FORCE_INLINE void console_run_frame_here(ConsoleState& c, const ConsoleConfig& config,
-                                                      const FrameBuffers& frames,
-                                                      const ConsoleInputs& inputs) {
+//! Readies the console to run a frame's instructions: a new frame unless the
+//! last one ended partial (out of instructions). Returns whether it is new.
+CULE_HD CULE_FORCE_INLINE bool console_begin_frame(ConsoleState& c, const ConsoleConfig& config) {
   Tia& tia = c.tia;
   const bool new_frame = !tia.partial_frame;
   if (new_frame) {
@@ -418,6 +417,15 @@ CULE_HD CULE_FORCE_INLINE void console_run_frame_here(ConsoleState& c, const Con
     tia_start_frame(tia, config.tia, int32_t(clocks));
   }
   tia.partial_frame = 1;
+  return new_frame;
+}
+
+//! Runs the console for one TV frame in place (see console_run_frame).
+CULE_HD CULE_FORCE_INLINE void console_run_frame_here(ConsoleState& c, const ConsoleConfig& config,
+                                                      const FrameBuffers& frames,
+                                                      const ConsoleInputs& inputs) {
+  Tia& tia = c.tia;
+  const bool new_frame = console_begin_frame(c, config);
 #if CULE_CPU_LOOP_PER_SCHEME
   // The common schemes get a CPU loop of their own.
   switch (config.mapper) {

@@ -1,0 +1,141 @@
+// How far the CPU code paths of a warp's consoles agree, measured on the
+// host (no GPU needed):
+//
+//   warp_dispatch ROM... [--frames N]
+//
+// For each game, 32 consoles (one warp) start from different seeds and
+// 100-500 frames of random play, then run N frames (default 20) side by
+// side one instruction at a time, as the GPU's CPU loop runs them: each
+// iteration of the loop, every lane whose frame has not ended runs one
+// instruction (and the timer wait it may start, see console_skip_timer_wait).
+// Per iteration it counts the distinct paths the lanes take through the
+// instruction's operation: a switch over the operation (Op) takes one per
+// distinct operation; execute() takes one per distinct Decoded kind, the
+// kind `other` one per operation. Lanes on different paths run one after
+// the other, so fewer paths a warp iteration means less divergence. A
+// model, not a timing: it leaves out the bus, the TIA and the drawing.
+#include <cstdio>
+#include <cstdlib>
+#include <exception>
+#include <memory>
+#include <random>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "cule/console.hpp"
+#include "cule/rom.hpp"
+
+namespace {
+
+using namespace cule;
+
+constexpr int kLanes = 32;
+
+struct Counts {
+  double iterations = 0, lanes = 0, operations = 0, decoded_paths = 0;
+};
+
+Counts measure(const std::string& path, int frames) {
+  std::mt19937 rng(2600);
+  std::vector<std::unique_ptr<Console>> consoles;
+  for (int i = 0; i < kLanes; ++i) {
+    consoles.push_back(std::make_unique<Console>(Rom::load(path), uint32_t(i)));
+    Console& console = *consoles.back();
+    console.reset();
+    const int warm_up = 100 + int(rng() % 400);
+    for (int f = 0; f < warm_up; ++f) console.act(int(rng() % 18));
+  }
+  Counts counts;
+  const uint32_t screen_pixels = uint32_t(kScreenWidth * consoles[0]->setup().console.tia.height);
+  std::vector<std::vector<uint8_t>> pixels(kLanes, std::vector<uint8_t>(2 * screen_pixels));
+  std::vector<FrameBuffers> buffers;
+  for (auto& lane : pixels) buffers.push_back(FrameBuffers{lane.data(), screen_pixels});
+  for (int frame = 0; frame < frames; ++frame) {
+    // Each lane runs a copy of its console's frame, with the inputs of its
+    // last action; the consoles themselves then play on.
+    std::vector<AleConsole> state(kLanes);
+    std::vector<ConsoleInputs> inputs(kLanes);
+    std::vector<Cpu> cpus(kLanes);
+    std::vector<std::unique_ptr<ConsoleBus<kAnyMapper>>> buses;
+    for (int i = 0; i < kLanes; ++i) {
+      const AleSetup& setup = consoles[i]->setup();
+      state[i] = consoles[i]->ale_state();
+      inputs[i] = controls_inputs(state[i].controls, setup.controllers, state[i].difficulty);
+      console_begin_frame(state[i].machine, setup.console);
+      cpus[i] = state[i].machine.cpu;
+      buses.push_back(std::make_unique<ConsoleBus<kAnyMapper>>(
+          ConsoleBus<kAnyMapper>{state[i].machine, setup.console, buffers[i], inputs[i], cpus[i]}));
+    }
+    // As console_run_instructions' loop, a lane at a time.
+    std::vector<int> run(kLanes, 0);
+    for (;;) {
+      std::set<int> operations, paths;
+      int active = 0;
+      for (int i = 0; i < kLanes; ++i) {
+        ConsoleBus<kAnyMapper>& bus = *buses[i];
+        Cpu& cpu = cpus[i];
+        if (run[i] >= kMaxInstructionsPerFrame || bus.stop || cpu.jammed) continue;
+        ++active;
+        const ConsoleConfig& config = consoles[i]->setup().console;
+        uint8_t opcode = 0;
+        if (cartridge_read_plain(state[i].machine.cart, config.mapper, config.rom, cpu.PC,
+                                 opcode)) {
+          const Decoded d = kDecoded[opcode];
+          operations.insert(int(d.op));
+          paths.insert(d.kind == Decoded::other ? 256 + int(d.op) : int(d.kind));
+        }
+        cpu_step(cpu, bus);
+        if (bus.riot_read) {
+          bus.riot_read = false;
+          run[i] += console_skip_timer_wait(bus, kMaxInstructionsPerFrame - 1 - run[i]);
+        }
+        ++run[i];
+      }
+      if (active == 0) break;
+      counts.iterations += 1;
+      counts.lanes += active;
+      counts.operations += double(operations.size());
+      counts.decoded_paths += double(paths.size());
+    }
+    for (auto& console : consoles) console->act(int(rng() % 18));
+  }
+  return counts;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<std::string> roms;
+  int frames = 20;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == "--frames" && i + 1 < argc) {
+      frames = std::atoi(argv[++i]);
+    } else {
+      roms.push_back(arg);
+    }
+  }
+  if (roms.empty() || frames <= 0) {
+    std::fprintf(stderr, "usage: warp_dispatch ROM... [--frames N (> 0)]\n");
+    return 2;
+  }
+  std::printf("%d lanes, %d frames each; per warp iteration:\n", kLanes, frames);
+  std::printf(
+      "| game | iterations | active lanes | operations (switch over Op) |"
+      " execute() paths |\n| --- | ---: | ---: | ---: | ---: |\n");
+  try {
+    for (const std::string& rom : roms) {
+      const Counts c = measure(rom, frames);
+      const std::string file = rom.substr(rom.find_last_of('/') + 1);
+      const std::string game = file.substr(0, file.rfind('.'));
+      std::printf("| %s | %.0f | %.1f | %.2f | %.2f |\n", game.c_str(), c.iterations,
+                  c.lanes / c.iterations, c.operations / c.iterations,
+                  c.decoded_paths / c.iterations);
+    }
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "warp_dispatch: %s\n", e.what());
+    return 1;
+  }
+  return 0;
+}
