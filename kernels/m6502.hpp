@@ -801,29 +801,34 @@ constexpr Decoded kDecoded[256] = {CULE_OPCODE_256(CULE_DECODED)};
 
 namespace detail {
 
+//! A Decoded as one 64-bit word (kPackedDecoded), and back.
 CULE_HD constexpr uint64_t pack_decoded(Decoded d) {
   return uint64_t(d.op) | uint64_t(d.cycles) << 8 | uint64_t(d.kind) << 16 |
          uint64_t(d.addressing) << 24 | uint64_t(d.first) << 32 | uint64_t(d.second) << 40 |
          uint64_t(d.targets) << 48 | uint64_t(d.constant) << 56;
 }
+CULE_HD CULE_FORCE_INLINE constexpr Decoded unpack_decoded(uint64_t w) {
+  return Decoded{static_cast<Op>(w & 0xff), uint8_t(w >> 8),  uint8_t(w >> 16), uint8_t(w >> 24),
+                 uint8_t(w >> 32),          uint8_t(w >> 40), uint8_t(w >> 48), uint8_t(w >> 56)};
+}
 
-#if defined(__CUDACC__)
-// The table as the GPU reads it at run time: global memory through the
-// read-only cache (a warp's lanes index it at different opcodes, which
-// constant memory would serialise), one 64-bit word an opcode.
+// The table decoded_at_run_time reads, one 64-bit word an opcode: on the
+// GPU in global memory through the read-only cache (a warp's lanes index it
+// at different opcodes, which constant memory would serialise). The host's
+// decoded step reads the same words, so its tests check the packing too.
 #define CULE_PACKED_DECODED(n) pack_decoded(kDecoded[n]),
-static __device__ const uint64_t kPackedDecoded[256] = {CULE_OPCODE_256(CULE_PACKED_DECODED)};
-#undef CULE_PACKED_DECODED
+constexpr uint64_t kPackedDecoded[256] = {CULE_OPCODE_256(CULE_PACKED_DECODED)};
+#if defined(__CUDACC__)
+static __device__ const uint64_t kDevicePackedDecoded[256] = {CULE_OPCODE_256(CULE_PACKED_DECODED)};
 #endif
+#undef CULE_PACKED_DECODED
 
 //! The Decoded of `opcode`, read at run time.
 CULE_HD CULE_FORCE_INLINE Decoded decoded_at_run_time(uint8_t opcode) {
 #if defined(__CUDA_ARCH__)
-  const uint64_t w = __ldg(&kPackedDecoded[opcode]);
-  return Decoded{static_cast<Op>(w & 0xff), uint8_t(w >> 8),  uint8_t(w >> 16), uint8_t(w >> 24),
-                 uint8_t(w >> 32),          uint8_t(w >> 40), uint8_t(w >> 48), uint8_t(w >> 56)};
+  return unpack_decoded(__ldg(&kDevicePackedDecoded[opcode]));
 #else
-  return kDecoded[opcode];
+  return unpack_decoded(kPackedDecoded[opcode]);
 #endif
 }
 
