@@ -12,8 +12,14 @@
 // instruction's operation: a switch over the operation (Op) takes one per
 // distinct operation; execute() takes one per distinct Decoded kind, the
 // kind `other` one per operation. Lanes on different paths run one after
-// the other, so fewer paths a warp iteration means less divergence. A
-// model, not a timing: it leaves out the bus, the TIA and the drawing.
+// the other, so fewer paths a warp iteration means less divergence. It
+// also counts the iterations in which some lane's instruction makes a bus
+// access out of line (the TIA, the RIOT's ports and timer, bank switching:
+// ConsoleBus::read_device and write_device), which the whole warp waits
+// for, and in those iterations how many lanes make one and how many
+// distinct registers they reach (the TIA's, the RIOT's, the cartridge's
+// hotspots, each read or written: the paths inside the call). A model,
+// not a timing.
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
@@ -34,6 +40,40 @@ constexpr int kLanes = 32;
 
 struct Counts {
   double iterations = 0, lanes = 0, operations = 0, decoded_paths = 0;
+  double device_iterations = 0, device_lanes = 0, device_registers = 0;
+};
+
+//! The console's bus, noting the accesses ConsoleBus makes out of line
+//! (read_device and write_device: the TIA, the RIOT's ports and timer, the
+//! cartridge's switching), which a warp runs as a call when any lane does,
+//! and the registers they reach, where the call's code divides.
+struct CountingBus {
+  ConsoleBus<kAnyMapper>& bus;
+  std::set<int>& registers;  // of the warp's iteration
+  int device_accesses = 0;
+
+  void note(uint16_t address, bool write) {
+    const uint16_t a = address & 0x1FFF;
+    const int reg = a & 0x1000               ? 0x1000 | (a & 0x0FFF)  // cartridge
+                    : (a & 0x0280) == 0x0280 ? 0x0280 | (a & 0x1F)    // RIOT ports and timer
+                    : write                  ? a & 0x3F               // TIA
+                                             : a & 0x0F;
+    registers.insert(reg | (write ? 0x10000 : 0));
+    ++device_accesses;
+  }
+  uint8_t read(uint16_t address) {
+    uint8_t ignored;
+    const bool rom = (address & 0x1000) &&
+                     cartridge_read_plain(bus.c.cart, bus.mapper(), bus.rom, address, ignored);
+    if (!rom && !ConsoleBus<kAnyMapper>::is_riot_ram(address & 0x1FFF, bus.mapper())) {
+      note(address, false);
+    }
+    return bus.read(address);
+  }
+  void write(uint16_t address, uint8_t value) {
+    if (!ConsoleBus<kAnyMapper>::is_riot_ram(address & 0x1FFF, bus.mapper())) note(address, true);
+    bus.write(address, value);
+  }
 };
 
 Counts measure(const std::string& path, int frames) {
@@ -70,8 +110,8 @@ Counts measure(const std::string& path, int frames) {
     // As console_run_instructions' loop, a lane at a time.
     std::vector<int> run(kLanes, 0);
     for (;;) {
-      std::set<int> operations, paths;
-      int active = 0;
+      std::set<int> operations, paths, registers;
+      int active = 0, device = 0;
       for (int i = 0; i < kLanes; ++i) {
         ConsoleBus<kAnyMapper>& bus = *buses[i];
         Cpu& cpu = cpus[i];
@@ -85,7 +125,9 @@ Counts measure(const std::string& path, int frames) {
           operations.insert(int(d.op));
           paths.insert(d.kind == Decoded::other ? 256 + int(d.op) : int(d.kind));
         }
-        cpu_step(cpu, bus);
+        CountingBus counting{bus, registers};
+        cpu_step(cpu, counting);
+        device += counting.device_accesses > 0;
         if (bus.riot_read) {
           bus.riot_read = false;
           run[i] += console_skip_timer_wait(bus, kMaxInstructionsPerFrame - 1 - run[i]);
@@ -97,6 +139,9 @@ Counts measure(const std::string& path, int frames) {
       counts.lanes += active;
       counts.operations += double(operations.size());
       counts.decoded_paths += double(paths.size());
+      counts.device_iterations += device > 0;
+      counts.device_lanes += device;
+      counts.device_registers += double(registers.size());
     }
     for (auto& console : consoles) console->act(int(rng() % 18));
   }
@@ -122,16 +167,19 @@ int main(int argc, char** argv) {
   }
   std::printf("%d lanes, %d frames each; per warp iteration:\n", kLanes, frames);
   std::printf(
-      "| game | iterations | active lanes | operations (switch over Op) |"
-      " execute() paths |\n| --- | ---: | ---: | ---: | ---: |\n");
+      "| game | iterations | active lanes | operations (switch over Op) | execute() paths |"
+      " with an out-of-line access | lanes with one | registers they reach |\n"
+      "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
   try {
     for (const std::string& rom : roms) {
       const Counts c = measure(rom, frames);
       const std::string file = rom.substr(rom.find_last_of('/') + 1);
       const std::string game = file.substr(0, file.rfind('.'));
-      std::printf("| %s | %.0f | %.1f | %.2f | %.2f |\n", game.c_str(), c.iterations,
-                  c.lanes / c.iterations, c.operations / c.iterations,
-                  c.decoded_paths / c.iterations);
+      const double device = c.device_iterations;
+      std::printf("| %s | %.0f | %.1f | %.2f | %.2f | %.0f%% | %.2f | %.2f |\n", game.c_str(),
+                  c.iterations, c.lanes / c.iterations, c.operations / c.iterations,
+                  c.decoded_paths / c.iterations, 100 * device / c.iterations,
+                  c.device_lanes / device, c.device_registers / device);
     }
   } catch (const std::exception& e) {
     std::fprintf(stderr, "warp_dispatch: %s\n", e.what());
