@@ -10,8 +10,8 @@ counts the instructions of the console's frame (console_run_frame) and of
 its CPU loops (one per common cartridge scheme, and one for any scheme):
 all, local-memory loads and stores (the CPU's state where it does not stay
 in registers, and spills), generic and global loads and stores, calls and
-branches. Static counts, not timings: a
-change's effect on the GPU is measured only on one (benchmarks/gpu/check.sh).
+branches. Static counts, not timings: a change's effect on the GPU is
+measured only on one (benchmarks/gpu/check.sh).
 """
 
 import collections
@@ -137,6 +137,7 @@ def main():
         if len(schemes) == 1:
             scheme = SCHEMES.get(schemes.pop(), "?")
             print(f"  CPU loop, {scheme + ':':4} {counts(body)}")
+
 
 if __name__ == "__main__":
     main()
