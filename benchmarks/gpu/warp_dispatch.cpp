@@ -18,8 +18,11 @@
 // ConsoleBus::read_device and write_device), which the whole warp waits
 // for, and in those iterations how many lanes make one and how many
 // distinct registers they reach (the TIA's, the RIOT's, the cartridge's
-// hotspots, each read or written: the paths inside the call). A model,
+// hotspots, each read or written: the paths inside the call), and the
+// pixels those accesses draw (the TIA draws up to an access's clock): in
+// a warp the iteration lasts as long as its lane that draws most. A model,
 // not a timing.
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
@@ -41,6 +44,7 @@ constexpr int kLanes = 32;
 struct Counts {
   double iterations = 0, lanes = 0, operations = 0, decoded_paths = 0;
   double device_iterations = 0, device_lanes = 0, device_registers = 0;
+  double drawing_iterations = 0, drawing_lanes = 0, pixels = 0, most_pixels = 0;
 };
 
 //! The console's bus, noting the accesses ConsoleBus makes out of line
@@ -51,6 +55,7 @@ struct CountingBus {
   ConsoleBus<kAnyMapper>& bus;
   std::set<int>& registers;  // of the warp's iteration
   int device_accesses = 0;
+  uint32_t pixels = 0;  // drawn by those accesses (the TIA draws up to their clock)
 
   void note(uint16_t address, bool write) {
     const uint16_t a = address & 0x1FFF;
@@ -68,11 +73,16 @@ struct CountingBus {
     if (!rom && !ConsoleBus<kAnyMapper>::is_riot_ram(address & 0x1FFF, bus.mapper())) {
       note(address, false);
     }
-    return bus.read(address);
+    const uint32_t before = bus.c.tia.frame_pixel;
+    const uint8_t value = bus.read(address);
+    pixels += bus.c.tia.frame_pixel - before;
+    return value;
   }
   void write(uint16_t address, uint8_t value) {
     if (!ConsoleBus<kAnyMapper>::is_riot_ram(address & 0x1FFF, bus.mapper())) note(address, true);
+    const uint32_t before = bus.c.tia.frame_pixel;
     bus.write(address, value);
+    pixels += bus.c.tia.frame_pixel - before;
   }
 };
 
@@ -111,7 +121,8 @@ Counts measure(const std::string& path, int frames) {
     std::vector<int> run(kLanes, 0);
     for (;;) {
       std::set<int> operations, paths, registers;
-      int active = 0, device = 0;
+      int active = 0, device = 0, drawing = 0;
+      uint32_t pixels = 0, most_pixels = 0;
       for (int i = 0; i < kLanes; ++i) {
         ConsoleBus<kAnyMapper>& bus = *buses[i];
         Cpu& cpu = cpus[i];
@@ -128,6 +139,9 @@ Counts measure(const std::string& path, int frames) {
         CountingBus counting{bus, registers};
         cpu_step(cpu, counting);
         device += counting.device_accesses > 0;
+        drawing += counting.pixels > 0;
+        pixels += counting.pixels;
+        most_pixels = std::max(most_pixels, counting.pixels);
         if (bus.riot_read) {
           bus.riot_read = false;
           run[i] += console_skip_timer_wait(bus, kMaxInstructionsPerFrame - 1 - run[i]);
@@ -142,6 +156,10 @@ Counts measure(const std::string& path, int frames) {
       counts.device_iterations += device > 0;
       counts.device_lanes += device;
       counts.device_registers += double(registers.size());
+      counts.drawing_iterations += drawing > 0;
+      counts.drawing_lanes += drawing;
+      counts.pixels += pixels;
+      counts.most_pixels += most_pixels;
     }
     for (auto& console : consoles) console->act(int(rng() % 18));
   }
@@ -170,6 +188,7 @@ int main(int argc, char** argv) {
       "| game | iterations | active lanes | operations (switch over Op) | execute() paths |"
       " with an out-of-line access | lanes with one | registers they reach |\n"
       "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
+  std::vector<std::string> drawing_rows;
   try {
     for (const std::string& rom : roms) {
       const Counts c = measure(rom, frames);
@@ -180,7 +199,20 @@ int main(int argc, char** argv) {
                   c.iterations, c.lanes / c.iterations, c.operations / c.iterations,
                   c.decoded_paths / c.iterations, 100 * device / c.iterations,
                   c.device_lanes / device, c.device_registers / device);
+      const double drawing = c.drawing_iterations;
+      char row[256];
+      std::snprintf(row, sizeof row, "| %s | %.0f%% | %.2f | %.1f | %.1f | %.0f%% |\n",
+                    game.c_str(), 100 * drawing / c.iterations, c.drawing_lanes / drawing,
+                    c.pixels / c.drawing_lanes, c.most_pixels / drawing,
+                    100 * c.pixels / (c.most_pixels * 32.0));
+      drawing_rows.push_back(row);
     }
+    std::printf(
+        "\nDrawing within the loop (the TIA draws up to an access's clock), per warp iteration\n"
+        "| game | iterations with drawing | lanes drawing | pixels a drawing lane draws |"
+        " most pixels a lane draws | lanes' pixels / (32 x most) |\n"
+        "| --- | ---: | ---: | ---: | ---: | ---: |\n");
+    for (const std::string& row : drawing_rows) std::printf("%s", row.c_str());
   } catch (const std::exception& e) {
     std::fprintf(stderr, "warp_dispatch: %s\n", e.what());
     return 1;
