@@ -20,7 +20,10 @@
 // distinct registers they reach (the TIA's, the RIOT's, the cartridge's
 // hotspots, each read or written: the paths inside the call), and the
 // pixels those accesses draw (the TIA draws up to an access's clock): in
-// a warp the iteration lasts as long as its lane that draws most. A model,
+// a warp the iteration lasts as long as its lane that draws most.
+// --draw-together K,W weighs another schedule: lanes whose next
+// instruction would draw (found by running it on a copy) wait until K of
+// them wait, or one has waited W iterations, then run it together. A model,
 // not a timing.
 #include <algorithm>
 #include <cstdio>
@@ -40,6 +43,29 @@ namespace {
 using namespace cule;
 
 constexpr int kLanes = 32;
+
+//! --draw-together K,W: a lane whose next instruction would draw waits,
+//! its console untouched, until at least `lanes` lanes wait or it has
+//! waited `iterations`; then the waiting lanes run theirs together.
+//! lanes 0: lanes never wait (the loop as the GPU runs it).
+struct DrawTogether {
+  int lanes = 0;
+  int iterations = 0;
+};
+
+//! The pixels one instruction of a lane would draw, run on copies of its
+//! console and bus (drawing into `scratch`).
+uint32_t pixels_drawn_by_next(const ConsoleBus<kAnyMapper>& bus, const Cpu& cpu,
+                              const FrameBuffers& scratch) {
+  ConsoleState copy = bus.c;
+  Cpu cpu_copy = cpu;
+  ConsoleBus<kAnyMapper> trial{copy, bus.config, scratch, bus.inputs, cpu_copy};
+  trial.data_bus = bus.data_bus;
+  trial.last_access_was_read = bus.last_access_was_read;
+  const uint32_t before = copy.tia.frame_pixel;
+  cpu_step(cpu_copy, trial);
+  return copy.tia.frame_pixel - before;
+}
 
 struct Counts {
   double iterations = 0, lanes = 0, operations = 0, decoded_paths = 0;
@@ -86,7 +112,7 @@ struct CountingBus {
   }
 };
 
-Counts measure(const std::string& path, int frames) {
+Counts measure(const std::string& path, int frames, DrawTogether together) {
   std::mt19937 rng(2600);
   std::vector<std::unique_ptr<Console>> consoles;
   for (int i = 0; i < kLanes; ++i) {
@@ -98,9 +124,12 @@ Counts measure(const std::string& path, int frames) {
   }
   Counts counts;
   const uint32_t screen_pixels = uint32_t(kScreenWidth * consoles[0]->setup().console.tia.height);
-  std::vector<std::vector<uint8_t>> pixels(kLanes, std::vector<uint8_t>(2 * screen_pixels));
-  std::vector<FrameBuffers> buffers;
-  for (auto& lane : pixels) buffers.push_back(FrameBuffers{lane.data(), screen_pixels});
+  std::vector<std::vector<uint8_t>> pixels(2 * kLanes, std::vector<uint8_t>(2 * screen_pixels));
+  std::vector<FrameBuffers> buffers, scratch;
+  for (int i = 0; i < kLanes; ++i) {
+    buffers.push_back(FrameBuffers{pixels[i].data(), screen_pixels});
+    scratch.push_back(FrameBuffers{pixels[kLanes + i].data(), screen_pixels});
+  }
   for (int frame = 0; frame < frames; ++frame) {
     // Each lane runs a copy of its console's frame, with the inputs of its
     // last action; the consoles themselves then play on.
@@ -118,16 +147,33 @@ Counts measure(const std::string& path, int frames) {
           ConsoleBus<kAnyMapper>{state[i].machine, setup.console, buffers[i], inputs[i], cpus[i]}));
     }
     // As console_run_instructions' loop, a lane at a time.
-    std::vector<int> run(kLanes, 0);
+    std::vector<int> run(kLanes, 0), waited(kLanes, 0);
     for (;;) {
       std::set<int> operations, paths, registers;
       int active = 0, device = 0, drawing = 0;
       uint32_t pixels = 0, most_pixels = 0;
+      std::vector<bool> live(kLanes), waits(kLanes);
+      int waiting = 0;
+      bool draw_now = false;
+      for (int i = 0; i < kLanes; ++i) {
+        live[i] = run[i] < kMaxInstructionsPerFrame && !buses[i]->stop && !cpus[i].jammed;
+        if (live[i] && together.lanes > 0) {
+          waits[i] = pixels_drawn_by_next(*buses[i], cpus[i], scratch[i]) > 0;
+          waiting += waits[i];
+          draw_now = draw_now || (waits[i] && waited[i] >= together.iterations);
+        }
+      }
+      draw_now = draw_now || waiting >= together.lanes;
       for (int i = 0; i < kLanes; ++i) {
         ConsoleBus<kAnyMapper>& bus = *buses[i];
         Cpu& cpu = cpus[i];
-        if (run[i] >= kMaxInstructionsPerFrame || bus.stop || cpu.jammed) continue;
+        if (!live[i]) continue;
         ++active;
+        if (waits[i] && !draw_now) {
+          ++waited[i];
+          continue;
+        }
+        waited[i] = 0;
         const ConsoleConfig& config = consoles[i]->setup().console;
         uint8_t opcode = 0;
         if (cartridge_read_plain(state[i].machine.cart, config.mapper, config.rom, cpu.PC,
@@ -171,19 +217,33 @@ Counts measure(const std::string& path, int frames) {
 int main(int argc, char** argv) {
   std::vector<std::string> roms;
   int frames = 20;
+  DrawTogether together;
+  bool usage = false;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     if (arg == "--frames" && i + 1 < argc) {
       frames = std::atoi(argv[++i]);
+      usage = usage || frames <= 0;
+    } else if (arg == "--draw-together" && i + 1 < argc) {
+      usage = usage ||
+              std::sscanf(argv[++i], "%d,%d", &together.lanes, &together.iterations) != 2 ||
+              together.lanes < 1 || together.lanes > kLanes || together.iterations < 0;
     } else {
       roms.push_back(arg);
     }
   }
-  if (roms.empty() || frames <= 0) {
-    std::fprintf(stderr, "usage: warp_dispatch ROM... [--frames N (> 0)]\n");
+  if (roms.empty() || usage) {
+    std::fprintf(stderr,
+                 "usage: warp_dispatch ROM... [--frames N (> 0)] [--draw-together K,W"
+                 " (1 <= K <= 32, W >= 0)]\n");
     return 2;
   }
-  std::printf("%d lanes, %d frames each; per warp iteration:\n", kLanes, frames);
+  std::printf("%d lanes, %d frames each", kLanes, frames);
+  if (together.lanes > 0) {
+    std::printf(", drawing together (%d lanes, or a lane that waited %d iterations)",
+                together.lanes, together.iterations);
+  }
+  std::printf("; per warp iteration:\n");
   std::printf(
       "| game | iterations | active lanes | operations (switch over Op) | execute() paths |"
       " with an out-of-line access | lanes with one | registers they reach |\n"
@@ -191,7 +251,7 @@ int main(int argc, char** argv) {
   std::vector<std::string> drawing_rows;
   try {
     for (const std::string& rom : roms) {
-      const Counts c = measure(rom, frames);
+      const Counts c = measure(rom, frames, together);
       const std::string file = rom.substr(rom.find_last_of('/') + 1);
       const std::string game = file.substr(0, file.rfind('.'));
       const double device = c.device_iterations;
@@ -201,17 +261,19 @@ int main(int argc, char** argv) {
                   c.device_lanes / device, c.device_registers / device);
       const double drawing = c.drawing_iterations;
       char row[256];
-      std::snprintf(row, sizeof row, "| %s | %.0f%% | %.2f | %.1f | %.1f | %.0f%% |\n",
-                    game.c_str(), 100 * drawing / c.iterations, c.drawing_lanes / drawing,
-                    c.pixels / c.drawing_lanes, c.most_pixels / drawing,
-                    100 * c.pixels / (c.most_pixels * 32.0));
+      std::snprintf(row, sizeof row,
+                    "| %s | %.0f | %.0f%% | %.2f | %.1f | %.1f | %.0f | %.0f%% |\n", game.c_str(),
+                    c.iterations / frames, 100 * drawing / c.iterations, c.drawing_lanes / drawing,
+                    c.pixels / c.drawing_lanes, c.most_pixels / drawing, c.most_pixels / frames,
+                    100 * c.pixels / (c.most_pixels * kLanes));
       drawing_rows.push_back(row);
     }
     std::printf(
         "\nDrawing within the loop (the TIA draws up to an access's clock), per warp iteration\n"
-        "| game | iterations with drawing | lanes drawing | pixels a drawing lane draws |"
-        " most pixels a lane draws | lanes' pixels / (32 x most) |\n"
-        "| --- | ---: | ---: | ---: | ---: | ---: |\n");
+        "| game | iterations a frame | with drawing | lanes drawing | pixels a drawing lane draws |"
+        " most pixels a lane draws | drawing time a frame (sum of the most) |"
+        " lanes' pixels / (32 x most) |\n"
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
     for (const std::string& row : drawing_rows) std::printf("%s", row.c_str());
   } catch (const std::exception& e) {
     std::fprintf(stderr, "warp_dispatch: %s\n", e.what());
