@@ -212,145 +212,6 @@ CULE_HD constexpr Access access_of(Op op) {
 }
 
 // ---------------------------------------------------------------------------
-// Flags
-
-CULE_HD CULE_FORCE_INLINE void set_nz(Cpu& cpu, uint8_t value) {
-  cpu.n_result = value;
-  cpu.z_result = value;
-}
-
-//! The status register P as pushed by PHP and BRK (B and bit 5 always read 1).
-CULE_HD inline uint8_t cpu_status(const Cpu& cpu) {
-  return static_cast<uint8_t>(0x30 | (cpu.n_result & 0x80) | (cpu.V << 6) | (cpu.D << 3) |
-                              (cpu.I << 2) | ((cpu.z_result == 0) << 1) | cpu.C);
-}
-
-//! Loads P as PLP and RTI do (B is not stored).
-CULE_HD inline void cpu_set_status(Cpu& cpu, uint8_t p) {
-  cpu.n_result = p & 0x80;
-  cpu.V = (p >> 6) & 1;
-  cpu.D = (p >> 3) & 1;
-  cpu.I = (p >> 2) & 1;
-  cpu.z_result = (p & 0x02) ? 0 : 1;
-  cpu.C = p & 1;
-}
-
-// ---------------------------------------------------------------------------
-// Arithmetic
-
-namespace detail {
-
-// ALE's two BCD tables: packed BCD to binary, and binary (mod 100) to BCD.
-CULE_HD CULE_FORCE_INLINE int bcd_to_binary(int t) { return (t >> 4) * 10 + (t & 0x0f); }
-// ALE indexes its binary-to-BCD table with the raw decimal difference; an
-// invalid-BCD operand can make that index negative, and ALE's table layout then
-// reads the BCD-to-binary table just below it.
-CULE_HD CULE_FORCE_INLINE uint8_t binary_to_bcd(int t) {
-  if (t < 0) return static_cast<uint8_t>(bcd_to_binary(256 + t));
-  return static_cast<uint8_t>((((t % 100) / 10) << 4) | (t % 10));
-}
-
-CULE_HD CULE_FORCE_INLINE void add_binary(Cpu& cpu, uint8_t operand) {
-  int signed_sum = int(int8_t(cpu.A)) + int(int8_t(operand)) + cpu.C;
-  cpu.V = signed_sum > 127 || signed_sum < -128;
-  int sum = cpu.A + operand + cpu.C;
-  cpu.A = static_cast<uint8_t>(sum);
-  cpu.C = sum > 0xff;
-  set_nz(cpu, cpu.A);
-}
-
-CULE_HD CULE_FORCE_INLINE void adc(Cpu& cpu, uint8_t operand) {
-  if (!cpu.D) {
-    add_binary(cpu, operand);
-    return;
-  }
-  uint8_t old_a = cpu.A;
-  int sum = bcd_to_binary(cpu.A) + bcd_to_binary(operand) + cpu.C;
-  cpu.C = sum > 99;
-  cpu.A = binary_to_bcd(sum & 0xff);
-  set_nz(cpu, cpu.A);
-  cpu.V = ((old_a ^ cpu.A) & 0x80) && ((cpu.A ^ operand) & 0x80);
-}
-
-CULE_HD CULE_FORCE_INLINE void sbc(Cpu& cpu, uint8_t operand) {
-  if (!cpu.D) {
-    add_binary(cpu, static_cast<uint8_t>(~operand));
-    return;
-  }
-  uint8_t old_a = cpu.A;
-  int borrow = cpu.C ? 0 : 1;
-  int difference = bcd_to_binary(cpu.A) - bcd_to_binary(operand) - borrow;
-  if (difference < 0) difference += 100;
-  cpu.A = binary_to_bcd(difference);
-  set_nz(cpu, cpu.A);
-  cpu.C = old_a >= operand + borrow;
-  cpu.V = ((old_a ^ cpu.A) & 0x80) && ((cpu.A ^ operand) & 0x80);
-}
-
-CULE_HD CULE_FORCE_INLINE void compare(Cpu& cpu, uint8_t reg, uint8_t operand) {
-  unsigned difference = unsigned(reg) - operand;
-  set_nz(cpu, static_cast<uint8_t>(difference));
-  cpu.C = !(difference & 0x100);
-}
-
-CULE_HD CULE_FORCE_INLINE uint8_t shift_left(Cpu& cpu, uint8_t value, uint8_t carry_in) {
-  cpu.C = value >> 7;
-  value = static_cast<uint8_t>((value << 1) | carry_in);
-  set_nz(cpu, value);
-  return value;
-}
-
-CULE_HD CULE_FORCE_INLINE uint8_t shift_right(Cpu& cpu, uint8_t value, uint8_t carry_in) {
-  cpu.C = value & 1;
-  value = static_cast<uint8_t>((value >> 1) | (carry_in << 7));
-  set_nz(cpu, value);
-  return value;
-}
-
-CULE_HD CULE_FORCE_INLINE void arr(Cpu& cpu, uint8_t operand) {
-  uint8_t value = cpu.A & operand;
-  uint8_t a = static_cast<uint8_t>((value >> 1) | (cpu.C << 7));
-  set_nz(cpu, a);
-  if (!cpu.D) {
-    cpu.C = (a >> 6) & 1;
-    cpu.V = ((a >> 6) ^ (a >> 5)) & 1;
-  } else {
-    // 64doc's decimal ARR: flags from the rotated value, then BCD fix-ups.
-    cpu.V = ((value ^ a) & 0x40) != 0;
-    if ((value & 0x0f) + (value & 0x01) > 0x05) a = (a & 0xf0) | ((a + 0x06) & 0x0f);
-    cpu.C = (value & 0xf0) + (value & 0x10) > 0x50;
-    if (cpu.C) a = static_cast<uint8_t>(a + 0x60);
-  }
-  cpu.A = a;
-}
-
-template <class Bus>
-CULE_HD CULE_FORCE_INLINE void push(Cpu& cpu, Bus& bus, uint8_t value) {
-  bus.write(0x0100 | cpu.SP, value);
-  cpu.SP--;
-}
-
-// The stack reads as ALE performs them: a dummy read at SP, then reads after
-// each increment.
-template <class Bus>
-CULE_HD CULE_FORCE_INLINE uint8_t pull_first(Cpu& cpu, Bus& bus) {
-  bus.read(0x0100 | cpu.SP);
-  cpu.SP++;
-  return bus.read(0x0100 | cpu.SP);
-}
-template <class Bus>
-CULE_HD CULE_FORCE_INLINE uint8_t pull_next(Cpu& cpu, Bus& bus) {
-  cpu.SP++;
-  return bus.read(0x0100 | cpu.SP);
-}
-
-CULE_HD CULE_FORCE_INLINE bool crosses_page(uint16_t a, uint16_t b) {
-  return ((a ^ b) & 0xff00) != 0;
-}
-
-}  // namespace detail
-
-// ---------------------------------------------------------------------------
 // Decoding
 
 //! What execute() does for one opcode: its table entry worked out into the
@@ -405,6 +266,173 @@ struct Decoded {
   static constexpr uint8_t kSetsC = 64;   //!< the carry out of the operation
   static constexpr uint8_t kSetsV = 128;  //!< the overflow of an add
 };
+
+// ---------------------------------------------------------------------------
+// Flags
+
+CULE_HD CULE_FORCE_INLINE void set_nz(Cpu& cpu, uint8_t value) {
+  cpu.n_result = value;
+  cpu.z_result = value;
+}
+
+//! The status register P as pushed by PHP and BRK (B and bit 5 always read 1).
+CULE_HD inline uint8_t cpu_status(const Cpu& cpu) {
+  return static_cast<uint8_t>(0x30 | (cpu.n_result & 0x80) | (cpu.V << 6) | (cpu.D << 3) |
+                              (cpu.I << 2) | ((cpu.z_result == 0) << 1) | cpu.C);
+}
+
+//! Loads P as PLP and RTI do (B is not stored).
+CULE_HD inline void cpu_set_status(Cpu& cpu, uint8_t p) {
+  cpu.n_result = p & 0x80;
+  cpu.V = (p >> 6) & 1;
+  cpu.D = (p >> 3) & 1;
+  cpu.I = (p >> 2) & 1;
+  cpu.z_result = (p & 0x02) ? 0 : 1;
+  cpu.C = p & 1;
+}
+
+// ---------------------------------------------------------------------------
+// Arithmetic
+
+namespace detail {
+
+// ALE's two BCD tables: packed BCD to binary, and binary (mod 100) to BCD.
+CULE_HD CULE_FORCE_INLINE int bcd_to_binary(int t) { return (t >> 4) * 10 + (t & 0x0f); }
+// ALE indexes its binary-to-BCD table with the raw decimal difference; an
+// invalid-BCD operand can make that index negative, and ALE's table layout then
+// reads the BCD-to-binary table just below it.
+CULE_HD CULE_FORCE_INLINE uint8_t binary_to_bcd(int t) {
+  if (t < 0) return static_cast<uint8_t>(bcd_to_binary(256 + t));
+  return static_cast<uint8_t>((((t % 100) / 10) << 4) | (t % 10));
+}
+
+//! One pass through the ALU: `operation` (Decoded::Operation) on x and y
+//! with `carry_in`, the result to the registers and the flags `targets`
+//! (Decoded's bits) names. Returns the result (for a memory target). An add
+//! carries out of bit 7; a shift carries out the bit it shifts out.
+CULE_HD CULE_FORCE_INLINE uint8_t alu(Cpu& cpu, uint8_t operation, uint8_t x, uint8_t y,
+                                      uint8_t carry_in, uint8_t targets) {
+  using D = Decoded;
+  const unsigned sum = unsigned(x) + y + carry_in;
+  const uint8_t value = operation == D::pass   ? x
+                        : operation == D::and_ ? static_cast<uint8_t>(x & y)
+                        : operation == D::or_  ? static_cast<uint8_t>(x | y)
+                        : operation == D::xor_ ? static_cast<uint8_t>(x ^ y)
+                        : operation == D::add  ? static_cast<uint8_t>(sum)
+                        : operation == D::shift_left
+                            ? static_cast<uint8_t>((x << 1) | carry_in)
+                            : static_cast<uint8_t>((x >> 1) | (carry_in << 7));
+  const uint8_t carry = operation == D::add          ? static_cast<uint8_t>(sum >> 8)
+                        : operation == D::shift_left ? static_cast<uint8_t>(x >> 7)
+                                                     : static_cast<uint8_t>(x & 1);
+  if (targets & D::kA) cpu.A = value;
+  if (targets & D::kX) cpu.X = value;
+  if (targets & D::kY) cpu.Y = value;
+  if (targets & D::kSP) cpu.SP = value;
+  if (targets & D::kSetsNZ) set_nz(cpu, value);
+  if (targets & D::kSetsC) cpu.C = carry;
+  if (targets & D::kSetsV) cpu.V = ((x ^ value) & (y ^ value) & 0x80) != 0;
+  return value;
+}
+
+CULE_HD CULE_FORCE_INLINE void add_binary(Cpu& cpu, uint8_t operand) {
+  alu(cpu, Decoded::add, cpu.A, operand, cpu.C,
+      Decoded::kA | Decoded::kSetsNZ | Decoded::kSetsC | Decoded::kSetsV);
+}
+
+// ADC and SBC in decimal mode, through ALE's BCD tables.
+CULE_HD CULE_FORCE_INLINE void adc_decimal(Cpu& cpu, uint8_t operand) {
+  uint8_t old_a = cpu.A;
+  int sum = bcd_to_binary(cpu.A) + bcd_to_binary(operand) + cpu.C;
+  cpu.C = sum > 99;
+  cpu.A = binary_to_bcd(sum & 0xff);
+  set_nz(cpu, cpu.A);
+  cpu.V = ((old_a ^ cpu.A) & 0x80) && ((cpu.A ^ operand) & 0x80);
+}
+
+CULE_HD CULE_FORCE_INLINE void sbc_decimal(Cpu& cpu, uint8_t operand) {
+  uint8_t old_a = cpu.A;
+  int borrow = cpu.C ? 0 : 1;
+  int difference = bcd_to_binary(cpu.A) - bcd_to_binary(operand) - borrow;
+  if (difference < 0) difference += 100;
+  cpu.A = binary_to_bcd(difference);
+  set_nz(cpu, cpu.A);
+  cpu.C = old_a >= operand + borrow;
+  cpu.V = ((old_a ^ cpu.A) & 0x80) && ((cpu.A ^ operand) & 0x80);
+}
+
+CULE_HD CULE_FORCE_INLINE void adc(Cpu& cpu, uint8_t operand) {
+  if (cpu.D) {
+    adc_decimal(cpu, operand);
+  } else {
+    add_binary(cpu, operand);
+  }
+}
+
+CULE_HD CULE_FORCE_INLINE void sbc(Cpu& cpu, uint8_t operand) {
+  if (cpu.D) {
+    sbc_decimal(cpu, operand);
+  } else {
+    add_binary(cpu, static_cast<uint8_t>(~operand));
+  }
+}
+
+// As CMP's Decoded: the inverted operand and 1 added.
+CULE_HD CULE_FORCE_INLINE void compare(Cpu& cpu, uint8_t reg, uint8_t operand) {
+  alu(cpu, Decoded::add, reg, static_cast<uint8_t>(~operand), 1,
+      Decoded::kSetsNZ | Decoded::kSetsC);
+}
+
+CULE_HD CULE_FORCE_INLINE uint8_t shift_left(Cpu& cpu, uint8_t value, uint8_t carry_in) {
+  return alu(cpu, Decoded::shift_left, value, 0, carry_in, Decoded::kSetsNZ | Decoded::kSetsC);
+}
+
+CULE_HD CULE_FORCE_INLINE uint8_t shift_right(Cpu& cpu, uint8_t value, uint8_t carry_in) {
+  return alu(cpu, Decoded::shift_right, value, 0, carry_in, Decoded::kSetsNZ | Decoded::kSetsC);
+}
+
+CULE_HD CULE_FORCE_INLINE void arr(Cpu& cpu, uint8_t operand) {
+  uint8_t value = cpu.A & operand;
+  uint8_t a = static_cast<uint8_t>((value >> 1) | (cpu.C << 7));
+  set_nz(cpu, a);
+  if (!cpu.D) {
+    cpu.C = (a >> 6) & 1;
+    cpu.V = ((a >> 6) ^ (a >> 5)) & 1;
+  } else {
+    // 64doc's decimal ARR: flags from the rotated value, then BCD fix-ups.
+    cpu.V = ((value ^ a) & 0x40) != 0;
+    if ((value & 0x0f) + (value & 0x01) > 0x05) a = (a & 0xf0) | ((a + 0x06) & 0x0f);
+    cpu.C = (value & 0xf0) + (value & 0x10) > 0x50;
+    if (cpu.C) a = static_cast<uint8_t>(a + 0x60);
+  }
+  cpu.A = a;
+}
+
+template <class Bus>
+CULE_HD CULE_FORCE_INLINE void push(Cpu& cpu, Bus& bus, uint8_t value) {
+  bus.write(0x0100 | cpu.SP, value);
+  cpu.SP--;
+}
+
+// The stack reads as ALE performs them: a dummy read at SP, then reads after
+// each increment.
+template <class Bus>
+CULE_HD CULE_FORCE_INLINE uint8_t pull_first(Cpu& cpu, Bus& bus) {
+  bus.read(0x0100 | cpu.SP);
+  cpu.SP++;
+  return bus.read(0x0100 | cpu.SP);
+}
+template <class Bus>
+CULE_HD CULE_FORCE_INLINE uint8_t pull_next(Cpu& cpu, Bus& bus) {
+  cpu.SP++;
+  return bus.read(0x0100 | cpu.SP);
+}
+
+CULE_HD CULE_FORCE_INLINE bool crosses_page(uint16_t a, uint16_t b) {
+  return ((a ^ b) & 0xff00) != 0;
+}
+
+}  // namespace detail
 
 namespace detail {
 
@@ -578,36 +606,15 @@ CULE_HD CULE_FORCE_INLINE void execute(Cpu& cpu, Bus& bus, const Decoded d) {
     const uint8_t y = static_cast<uint8_t>(((op_bits & D::kConstant) ? d.constant : operand) ^
                                            ((op_bits & D::kInverted) ? 0xff : 0));
     const uint8_t carry_in = (op_bits & D::carry_flag) ? cpu.C : (op_bits & D::carry_one) ? 1 : 0;
-    const uint8_t operation = op_bits & 7;
     if ((op_bits & D::kDecimal) && cpu.D) {
       // BCD, as ALE computes it (N, Z and V from the decimal result).
       if (d.op == Op::ADC) {
-        adc(cpu, operand);
+        adc_decimal(cpu, operand);
       } else {
-        sbc(cpu, operand);
+        sbc_decimal(cpu, operand);
       }
     } else {
-      const unsigned sum = unsigned(x) + y + carry_in;
-      const uint8_t value = operation == D::pass   ? x
-                            : operation == D::and_ ? static_cast<uint8_t>(x & y)
-                            : operation == D::or_  ? static_cast<uint8_t>(x | y)
-                            : operation == D::xor_ ? static_cast<uint8_t>(x ^ y)
-                            : operation == D::add  ? static_cast<uint8_t>(sum)
-                            : operation == D::shift_left
-                                ? static_cast<uint8_t>((x << 1) | carry_in)
-                                : static_cast<uint8_t>((x >> 1) | (carry_in << 7));
-      const uint8_t carry = operation == D::add          ? static_cast<uint8_t>(sum >> 8)
-                            : operation == D::shift_left ? static_cast<uint8_t>(x >> 7)
-                                                         : static_cast<uint8_t>(x & 1);
-      const uint8_t targets = d.targets;
-      if (targets & D::kA) cpu.A = value;
-      if (targets & D::kX) cpu.X = value;
-      if (targets & D::kY) cpu.Y = value;
-      if (targets & D::kSP) cpu.SP = value;
-      if (targets & D::kSetsNZ) set_nz(cpu, value);
-      if (targets & D::kSetsC) cpu.C = carry;
-      if (targets & D::kSetsV) cpu.V = ((x ^ value) & (y ^ value) & 0x80) != 0;
-      result = value;
+      result = alu(cpu, op_bits & 7, x, y, carry_in, d.targets);
     }
   } else if (d.kind == D::branch) {
     const uint8_t flag = d.first == D::n   ? uint8_t(cpu.n_result >> 7)

@@ -85,6 +85,14 @@ cmake -S . -B build-gpu -G Ninja -DCULE_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 \
   -DCULE_BENCHMARKS=ON -DCULE_TESTDATA_DIR="$testdata" -DCMAKE_CUDA_FLAGS= \
   "${python_args[@]}" "${gtest_args[@]}" >/dev/null
 
+# Builds bench_vec_env with the CUDA flags $1 (the --sweep and --profile
+# builds), leaving build-gpu configured without them for the next run.
+build_bench_with() {
+  cmake -S . -B build-gpu -DCMAKE_CUDA_FLAGS="$1" >/dev/null
+  cmake --build build-gpu -j "$(nproc)" --target bench_vec_env >/dev/null
+  cmake -S . -B build-gpu -DCMAKE_CUDA_FLAGS= >/dev/null
+}
+
 if [ "${1:-}" = "--sweep" ]; then
   # Builds to compare (kernels/env_step.cu, kernels/console.hpp): the step
   # kernel's register budget, which ptxas meets by spilling (more resident
@@ -97,12 +105,10 @@ if [ "${1:-}" = "--sweep" ]; then
     "-DCULE_STEP_MIN_BLOCKS_PER_SM=16" "-DCULE_CPU_LOOP_PER_SCHEME=0" "-DCULE_BUS_FAST_PATHS=0")
   for flags in "${variants[@]}"; do
     echo "== CUDA flags: ${flags:-(none)}"
-    cmake -S . -B build-gpu -DCMAKE_CUDA_FLAGS="$flags" >/dev/null
-    cmake --build build-gpu -j "$(nproc)" --target bench_vec_env >/dev/null
+    build_bench_with "$flags"
     build-gpu/benchmarks/bench_vec_env .device/roms/pong.bin --cpu-envs 0 --seconds 1 \
       --envs 65536,131072
   done
-  cmake -S . -B build-gpu -DCMAKE_CUDA_FLAGS= >/dev/null
   echo "swept in $(($(date +%s) - start)) s"
   exit 0
 fi
@@ -114,9 +120,7 @@ if [ "${1:-}" = "--profile" ]; then
     head -1 || true)
   [ -n "$ncu" ] || { echo "check.sh --profile: no ncu (Nsight Compute) here" >&2; exit 2; }
   envs=${2:-65536}
-  cmake -S . -B build-gpu -DCMAKE_CUDA_FLAGS=-lineinfo >/dev/null
-  cmake --build build-gpu -j "$(nproc)" --target bench_vec_env >/dev/null
-  cmake -S . -B build-gpu -DCMAKE_CUDA_FLAGS= >/dev/null
+  build_bench_with -lineinfo
   report=${CULE_PROFILE_DIR:-$(mktemp -d)}
   mkdir -p "$report"
   echo "== Nsight Compute: env_step_kernel, Pong, $envs environments"

@@ -6,7 +6,8 @@ REPORT_DIR holds the report's pages as CSV (ncu --import ... --csv):
 details.csv, raw.csv, source_cuda.csv and source_sass.csv. Prints the
 step kernel's launch, occupancy, scheduler and warp-state figures, where
 warps stall, and the source lines and SASS instructions that hold the most
-stall samples, with the lanes active on each. Standard library only: the GPU machine has no numpy.
+stall samples, with the lanes active on each. Standard library only: the
+GPU machine has no numpy.
 """
 
 import csv
