@@ -80,6 +80,13 @@ CULE_HD inline void console_copy_used(ConsoleState& to, const ConsoleState& from
 #define CULE_CPU_LOOP_PER_SCHEME 1
 #endif
 
+// How many instructions apart the device's CPU loop draws up to the beam,
+// all of a warp's consoles together (0: only at the accesses that need it,
+// as the host; see console_run_instructions).
+#ifndef CULE_DEVICE_DRAW_EVERY
+#define CULE_DEVICE_DRAW_EVERY 4
+#endif
+
 //! ConsoleBus's mapper when it is only known at run time (from the config).
 constexpr int kAnyMapper = -1;
 
@@ -248,6 +255,12 @@ struct ConsoleBus {
     return tia_read(c.tia, frames, address, cycles, data_bus, inputs.tia);
   }
 
+  //! Draws the frame up to the CPU's clock (see console_run_instructions).
+  CULE_HD CULE_NOINLINE static void draw_up_to(ConsoleState& c, const FrameBuffers& frames,
+                                               uint32_t cycles) {
+    tia_update(c.tia, frames, int(cycles * 3));
+  }
+
   CULE_HD CULE_NOINLINE static TiaWriteEffect write_tia(
       ConsoleState& c, const ConsoleConfig& config, const FrameBuffers& frames, uint16_t address,
       uint8_t value, uint32_t cycles, bool last_access_was_read) {
@@ -363,14 +376,32 @@ CULE_HD CULE_FORCE_INLINE int console_skip_timer_wait(ConsoleBus<kMapper>& bus, 
 
 //! Runs instructions until the frame ends, at most ALE's 25,000 a frame.
 //! The CPU runs on a local copy, which the compiler can keep in registers.
-template <int kMapper>
+//!
+//! The TIA draws when an access needs the picture up to its clock (mostly
+//! the writes that change it), so the consoles of a warp draw at different
+//! iterations of this loop, each while the others wait. With kDrawEvery > 0
+//! the loop also draws up to the beam every kDrawEvery instructions, at the
+//! same iteration in every console, leaving the accesses little to draw.
+//! Drawing early shows nothing ALE would not (ALE draws at every access),
+//! except in a frame that ends partial: ALE leaves its pixels past the last
+//! access stale and their collisions unlatched. So the loop draws ahead
+//! only in frames that will be run again if they end partial (may_redo).
+template <int kMapper, int kDrawEvery = 0>
 CULE_HD CULE_HOST_NOINLINE void console_run_instructions(ConsoleState& c,
                                                          const ConsoleConfig& config,
                                                          const FrameBuffers& frames,
                                                          const ConsoleInputs& inputs) {
   Cpu cpu = c.cpu;
   ConsoleBus<kMapper> bus{c, config, frames, inputs, cpu};
+  const bool draws_ahead = kDrawEvery > 0 && frames.may_redo;
+  int until_drawing = kDrawEvery;
   for (int n = 0; n < kMaxInstructionsPerFrame && !bus.stop && !cpu.jammed; ++n) {
+    if constexpr (kDrawEvery > 0) {
+      if (draws_ahead && --until_drawing == 0) {
+        until_drawing = kDrawEvery;
+        ConsoleBus<kMapper>::draw_up_to(c, frames, cpu.cycles);
+      }
+    }
     cpu_step(cpu, bus);
     if (bus.riot_read) {
       bus.riot_read = false;
@@ -385,8 +416,8 @@ CULE_HD CULE_HOST_NOINLINE void console_run_instructions(ConsoleState& c,
 // console_run_frame_here's switch: CULE_HOST_CPU_LOOP(, mapper) instantiates
 // one (cule/cpu_loop.cpp), CULE_HOST_CPU_LOOPS(extern) declares them all
 // instantiated elsewhere.
-#define CULE_HOST_CPU_LOOP(prefix, mapper)               \
-  prefix template void console_run_instructions<mapper>( \
+#define CULE_HOST_CPU_LOOP(prefix, mapper)                  \
+  prefix template void console_run_instructions<mapper, 0>( \
       ConsoleState&, const ConsoleConfig&, const FrameBuffers&, const ConsoleInputs&);
 // clang-format off
 #define CULE_HOST_CPU_LOOPS(prefix)              \
@@ -420,24 +451,28 @@ CULE_HD CULE_FORCE_INLINE bool console_begin_frame(ConsoleState& c, const Consol
   return new_frame;
 }
 
-//! Runs the console for one TV frame in place (see console_run_frame).
+//! Runs the console for one TV frame in place (see console_run_frame), with
+//! a CPU loop for each common cartridge scheme or the one for any scheme,
+//! drawing ahead every kDrawEvery instructions (see console_run_instructions).
+template <int kDrawEvery = 0, bool kLoopPerScheme = CULE_CPU_LOOP_PER_SCHEME>
 CULE_HD CULE_FORCE_INLINE void console_run_frame_here(ConsoleState& c, const ConsoleConfig& config,
                                                       const FrameBuffers& frames,
                                                       const ConsoleInputs& inputs) {
   Tia& tia = c.tia;
   const bool new_frame = console_begin_frame(c, config);
-#if CULE_CPU_LOOP_PER_SCHEME
-  // The common schemes get a CPU loop of their own.
-  switch (config.mapper) {
-    case Mapper::k2K: console_run_instructions<int(Mapper::k2K)>(c, config, frames, inputs); break;
-    case Mapper::k4K: console_run_instructions<int(Mapper::k4K)>(c, config, frames, inputs); break;
-    case Mapper::kF8: console_run_instructions<int(Mapper::kF8)>(c, config, frames, inputs); break;
-    case Mapper::kF6: console_run_instructions<int(Mapper::kF6)>(c, config, frames, inputs); break;
-    default: console_run_instructions<kAnyMapper>(c, config, frames, inputs); break;
+  if constexpr (kLoopPerScheme) {
+    constexpr int k2K = int(Mapper::k2K), k4K = int(Mapper::k4K);
+    constexpr int kF8 = int(Mapper::kF8), kF6 = int(Mapper::kF6);
+    switch (config.mapper) {
+      case Mapper::k2K: console_run_instructions<k2K, kDrawEvery>(c, config, frames, inputs); break;
+      case Mapper::k4K: console_run_instructions<k4K, kDrawEvery>(c, config, frames, inputs); break;
+      case Mapper::kF8: console_run_instructions<kF8, kDrawEvery>(c, config, frames, inputs); break;
+      case Mapper::kF6: console_run_instructions<kF6, kDrawEvery>(c, config, frames, inputs); break;
+      default: console_run_instructions<kAnyMapper, kDrawEvery>(c, config, frames, inputs); break;
+    }
+  } else {
+    console_run_instructions<kAnyMapper, kDrawEvery>(c, config, frames, inputs);
   }
-#else
-  console_run_instructions<kAnyMapper>(c, config, frames, inputs);
-#endif
   tia_flush(tia, frames);
   tia.current_scanline = int32_t(tia_clocks_into_frame(tia, c.cpu.cycles) / kClocksPerScanline);
   uint32_t& undrawn = tia.undrawn_pixels[tia.current_buffer];
@@ -478,7 +513,7 @@ CULE_HD CULE_DEVICE_NOINLINE void console_run_frame(ConsoleState& c, const Conso
   // a local copy.
   ConsoleState local;
   console_copy_used(local, c, config.mapper);
-  console_run_frame_here(local, config, frames, inputs);
+  console_run_frame_here<CULE_DEVICE_DRAW_EVERY>(local, config, frames, inputs);
   console_copy_used(c, local, config.mapper);
 #else
   console_run_frame_here(c, config, frames, inputs);

@@ -20,6 +20,7 @@
 #include "cule/cartridge_detect.hpp"
 #include "cule/error.hpp"
 #include "kernels/cartridge.hpp"
+#include "testdata.hpp"
 
 namespace cule {
 namespace {
@@ -748,23 +749,8 @@ const AleRoms kAleRoms[] = {
     {Mapper::kDPC, "pitfall2"},
 };
 
-// ale-py's ROM folder: $CULE_ALE_ROMS_DIR, else the repository's .venv.
-std::filesystem::path ale_roms_dir() {
-  namespace fs = std::filesystem;
-  if (const char* dir = std::getenv("CULE_ALE_ROMS_DIR")) return dir;
-  const fs::path lib = fs::path(__FILE__).parent_path().parent_path() / ".venv" / "lib";
-  std::error_code error;
-  if (fs::is_directory(lib, error)) {
-    for (const fs::directory_entry& python : fs::directory_iterator(lib, error)) {
-      const fs::path roms = python.path() / "site-packages" / "ale_py" / "roms";
-      if (fs::is_directory(roms, error)) return roms;
-    }
-  }
-  return {};
-}
-
 TEST(CartridgeDetect, EveryAlePyRom) {
-  const std::filesystem::path dir = ale_roms_dir();
+  const std::filesystem::path dir = testing::ale_roms_dir();
   if (dir.empty() || !std::filesystem::exists(dir / "pong.bin")) {
     GTEST_SKIP() << "ale-py ROMs not found: set CULE_ALE_ROMS_DIR to ale_py/roms";
   }

@@ -1,7 +1,11 @@
 // Paths to the shared test data (../shared/testdata), fixed at configure time.
 #pragma once
 
+#include <cstdint>
+#include <cstdlib>
+#include <filesystem>
 #include <string>
+#include <system_error>
 
 namespace cule::testing {
 
@@ -15,5 +19,21 @@ constexpr const char* kFunctionalTestImage = "6502/6502_functional_test.bin";
 constexpr uint16_t kFunctionalTestStart = 0x0400;
 constexpr uint16_t kFunctionalTestSuccess = 0x3469;
 constexpr uint64_t kFunctionalTestMaxInstructions = 100'000'000;
+
+// ale-py's ROM folder: $CULE_ALE_ROMS_DIR, else the repository's .venv
+// (empty when neither has one).
+inline std::filesystem::path ale_roms_dir() {
+  namespace fs = std::filesystem;
+  if (const char* dir = std::getenv("CULE_ALE_ROMS_DIR")) return dir;
+  const fs::path lib = fs::path(__FILE__).parent_path().parent_path() / ".venv" / "lib";
+  std::error_code error;
+  if (fs::is_directory(lib, error)) {
+    for (const fs::directory_entry& python : fs::directory_iterator(lib, error)) {
+      const fs::path roms = python.path() / "site-packages" / "ale_py" / "roms";
+      if (fs::is_directory(roms, error)) return roms;
+    }
+  }
+  return {};
+}
 
 }  // namespace cule::testing
