@@ -23,8 +23,13 @@
 // a warp the iteration lasts as long as its lane that draws most.
 // --draw-together K,W weighs another schedule: lanes whose next
 // instruction would draw (found by running it on a copy) wait until K of
-// them wait, or one has waited W iterations, then run it together. A model,
-// not a timing.
+// them wait, or one has waited W iterations, then run it together.
+// --draw-every N weighs the GPU loop's own (console_run_instructions'
+// kDrawEvery, CULE_DEVICE_DRAW_EVERY): every N iterations, before they run
+// their instructions, all lanes draw up to their clock together, so that
+// the writes that change the picture find little left to draw (as in the
+// environments' steps, whose frames may be run again). A model, not a
+// timing.
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -71,6 +76,8 @@ struct Counts {
   double iterations = 0, lanes = 0, operations = 0, decoded_paths = 0;
   double device_iterations = 0, device_lanes = 0, device_registers = 0;
   double drawing_iterations = 0, drawing_lanes = 0, pixels = 0, most_pixels = 0;
+  // Drawing ahead (--draw-every), included in pixels and most_pixels.
+  double ahead_pixels = 0, ahead_most_pixels = 0;
 };
 
 //! The console's bus, noting the accesses ConsoleBus makes out of line
@@ -112,7 +119,7 @@ struct CountingBus {
   }
 };
 
-Counts measure(const std::string& path, int frames, DrawTogether together) {
+Counts measure(const std::string& path, int frames, DrawTogether together, int draw_every) {
   std::mt19937 rng(2600);
   std::vector<std::unique_ptr<Console>> consoles;
   for (int i = 0; i < kLanes; ++i) {
@@ -148,7 +155,7 @@ Counts measure(const std::string& path, int frames, DrawTogether together) {
     }
     // As console_run_instructions' loop, a lane at a time.
     std::vector<int> run(kLanes, 0), waited(kLanes, 0);
-    for (;;) {
+    for (int iteration = 0;; ++iteration) {
       std::set<int> operations, paths, registers;
       int active = 0, device = 0, drawing = 0;
       uint32_t pixels = 0, most_pixels = 0;
@@ -164,6 +171,21 @@ Counts measure(const std::string& path, int frames, DrawTogether together) {
         }
       }
       draw_now = draw_now || waiting >= together.lanes;
+      if (draw_every > 0 && iteration % draw_every == draw_every - 1) {
+        uint32_t sum = 0, most = 0;
+        for (int i = 0; i < kLanes; ++i) {
+          if (!live[i]) continue;
+          Tia& tia = state[i].machine.tia;
+          const uint32_t before = tia.frame_pixel;
+          tia_update(tia, buffers[i], int(cpus[i].cycles * 3));
+          sum += tia.frame_pixel - before;
+          most = std::max(most, tia.frame_pixel - before);
+        }
+        counts.ahead_pixels += sum;
+        counts.ahead_most_pixels += most;
+        counts.pixels += sum;
+        counts.most_pixels += most;
+      }
       for (int i = 0; i < kLanes; ++i) {
         ConsoleBus<kAnyMapper>& bus = *buses[i];
         Cpu& cpu = cpus[i];
@@ -218,6 +240,7 @@ int main(int argc, char** argv) {
   std::vector<std::string> roms;
   int frames = 20;
   DrawTogether together;
+  int draw_every = 0;
   bool usage = false;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
@@ -228,6 +251,9 @@ int main(int argc, char** argv) {
       usage = usage ||
               std::sscanf(argv[++i], "%d,%d", &together.lanes, &together.iterations) != 2 ||
               together.lanes < 1 || together.lanes > kLanes || together.iterations < 0;
+    } else if (arg == "--draw-every" && i + 1 < argc) {
+      draw_every = std::atoi(argv[++i]);
+      usage = usage || draw_every <= 0;
     } else {
       roms.push_back(arg);
     }
@@ -235,13 +261,17 @@ int main(int argc, char** argv) {
   if (roms.empty() || usage) {
     std::fprintf(stderr,
                  "usage: warp_dispatch ROM... [--frames N (> 0)] [--draw-together K,W"
-                 " (1 <= K <= 32, W >= 0)]\n");
+                 " (1 <= K <= 32, W >= 0)]"
+                 " [--draw-every N (> 0)]\n");
     return 2;
   }
   std::printf("%d lanes, %d frames each", kLanes, frames);
   if (together.lanes > 0) {
     std::printf(", drawing together (%d lanes, or a lane that waited %d iterations)",
                 together.lanes, together.iterations);
+  }
+  if (draw_every > 0) {
+    std::printf(", all lanes drawing up to their clock every %d iterations", draw_every);
   }
   std::printf("; per warp iteration:\n");
   std::printf(
@@ -251,7 +281,7 @@ int main(int argc, char** argv) {
   std::vector<std::string> drawing_rows;
   try {
     for (const std::string& rom : roms) {
-      const Counts c = measure(rom, frames, together);
+      const Counts c = measure(rom, frames, together, draw_every);
       const std::string file = rom.substr(rom.find_last_of('/') + 1);
       const std::string game = file.substr(0, file.rfind('.'));
       const double device = c.device_iterations;
@@ -262,18 +292,19 @@ int main(int argc, char** argv) {
       const double drawing = c.drawing_iterations;
       char row[256];
       std::snprintf(row, sizeof row,
-                    "| %s | %.0f | %.0f%% | %.2f | %.1f | %.1f | %.0f | %.0f%% |\n", game.c_str(),
-                    c.iterations / frames, 100 * drawing / c.iterations, c.drawing_lanes / drawing,
-                    c.pixels / c.drawing_lanes, c.most_pixels / drawing, c.most_pixels / frames,
-                    100 * c.pixels / (c.most_pixels * kLanes));
+                    "| %s | %.0f | %.0f%% | %.2f | %.1f | %.1f | %.0f | %.0f | %.0f%% |\n",
+                    game.c_str(), c.iterations / frames, 100 * drawing / c.iterations,
+                    c.drawing_lanes / drawing, (c.pixels - c.ahead_pixels) / c.drawing_lanes,
+                    (c.most_pixels - c.ahead_most_pixels) / drawing, c.most_pixels / frames,
+                    c.ahead_most_pixels / frames, 100 * c.pixels / (c.most_pixels * kLanes));
       drawing_rows.push_back(row);
     }
     std::printf(
         "\nDrawing within the loop (the TIA draws up to an access's clock), per warp iteration\n"
         "| game | iterations a frame | with drawing | lanes drawing | pixels a drawing lane draws |"
         " most pixels a lane draws | drawing time a frame (sum of the most) |"
-        " lanes' pixels / (32 x most) |\n"
-        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
+        " of it drawing ahead | lanes' pixels / (32 x most) |\n"
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
     for (const std::string& row : drawing_rows) std::printf("%s", row.c_str());
   } catch (const std::exception& e) {
     std::fprintf(stderr, "warp_dispatch: %s\n", e.what());
