@@ -19,9 +19,10 @@
 #
 # After it, on the same machine (build-gpu kept), without the tests:
 #   bash benchmarks/gpu/check.sh --sweep [FLAGS ...]   # the CUDA objects rebuilt with each
-#       # set of CUDA flags (default: as built; the step kernel at 12 and 16 blocks per SM;
-#       # one CPU loop for every cartridge scheme; every bus access a call), Pong's
-#       # frames/s at 64K and 128K environments for each
+#       # set of CUDA flags (default: as built; the CPU loop drawing only at the accesses,
+#       # or ahead every 2 instructions; the step kernel at 12 blocks per SM; one CPU loop
+#       # for every cartridge scheme), Pong's frames/s at 64K and 128K environments for
+#       # each, within CULE_CHECK_SECONDS
 #   bash benchmarks/gpu/check.sh --profile [ENVS]      # Nsight Compute on one step of Pong
 #       # (default 65536 environments), summarised by benchmarks/gpu/profile_summary.py;
 #       # CULE_PROFILE_DIR keeps the report and its CSV pages
@@ -94,16 +95,21 @@ build_bench_with() {
 }
 
 if [ "${1:-}" = "--sweep" ]; then
-  # Builds to compare (kernels/env_step.cu, kernels/console.hpp): the step
+  # Builds to compare (kernels/env_step.cu, kernels/console.hpp): how often
+  # the CPU loop draws ahead (CULE_DEVICE_DRAW_EVERY, default 4), the step
   # kernel's register budget, which ptxas meets by spilling (more resident
-  # warps hide more latency), the CPU loops compiled per cartridge scheme,
-  # and the bus's inline ROM and RAM accesses.
+  # warps hide more latency), and the CPU loops compiled per cartridge
+  # scheme (CULE_BUS_FAST_PATHS=0, every bus access a call, is another).
   # Only the CUDA objects are rebuilt for each.
   shift
   variants=("$@")
-  ((${#variants[@]})) || variants=("" "-DCULE_STEP_MIN_BLOCKS_PER_SM=12"
-    "-DCULE_STEP_MIN_BLOCKS_PER_SM=16" "-DCULE_CPU_LOOP_PER_SCHEME=0" "-DCULE_BUS_FAST_PATHS=0")
+  ((${#variants[@]})) || variants=("" "-DCULE_DEVICE_DRAW_EVERY=0" "-DCULE_DEVICE_DRAW_EVERY=2"
+    "-DCULE_STEP_MIN_BLOCKS_PER_SM=12" "-DCULE_CPU_LOOP_PER_SCHEME=0")
   for flags in "${variants[@]}"; do
+    if (($(date +%s) > deadline)); then
+      echo "== CUDA flags: ${flags:-(none)}: skipped, past CULE_CHECK_SECONDS"
+      continue
+    fi
     echo "== CUDA flags: ${flags:-(none)}"
     build_bench_with "$flags"
     build-gpu/benchmarks/bench_vec_env .device/roms/pong.bin --cpu-envs 0 --seconds 1 \
