@@ -51,7 +51,8 @@ struct Compared {
 //! actions, in steps of 4 frames that draw their last 2 as the
 //! environments' steps do, and compares the consoles and their frame
 //! buffers after each frame. With `may_redo`, a frame that ends partial is
-//! not compared: the step runs again, as the host's loop here.
+//! not compared: the environments' step runs such a frame again, so the
+//! drawing side takes the host side's console and pixels.
 Compared compare_every_game(bool may_redo) {
   namespace fs = std::filesystem;
   std::vector<fs::path> roms;
