@@ -22,8 +22,9 @@ namespace {
 
 // Device stack per thread: a reset's mode selection runs the whole console
 // several calls deep, and Klax's look at its cartridge RAM copies a console
-// (ptxas, sm_90: 6,032 bytes for the step kernel, 5,648 for the reset's;
-// 6,304 for the step built for 16 blocks per SM, check.sh --sweep).
+// (ptxas, sm_90: 5,424 bytes for the reset kernel, 5,408 for the step's
+// resets, 3,232 for the step kernel; 3,536 for it built for 16 blocks per
+// SM, check.sh --sweep).
 // The driver reserves it for every thread the GPU can hold, so it is kept
 // small.
 constexpr size_t kStackBytes = 7 * 1024;
@@ -107,6 +108,8 @@ class CudaStorage final : public VecEnv::Storage {
         x_taps_(host_setup.area.x_count + 1u),
         y_taps_(host_setup.area.y_count + 1u),
         errors_(1),
+        due_resets_(n_),
+        due_reset_count_(1),
         actions_(n_),
         strengths_(n_),
         mask_(n_),
@@ -191,7 +194,8 @@ class CudaStorage final : public VecEnv::Storage {
     }
     for (const DeviceGame& game : games_) {
       kernels::launch_env_step(game.setup, batch(), actions, paddle_strengths, errors_.data,
-                               game.first, game.count, s);
+                               {due_resets_.data, due_reset_count_.data}, game.first, game.count,
+                               s);
       check_cuda(cudaGetLastError(), "step launch");
     }
     return ModeStatus::ok;
@@ -297,6 +301,7 @@ class CudaStorage final : public VecEnv::Storage {
   DeviceArray<AreaTap> x_taps_, y_taps_;
   std::vector<DeviceGame> games_;
   DeviceArray<uint32_t> errors_;
+  DeviceArray<uint32_t> due_resets_, due_reset_count_;  // kernels::DueResets
   DeviceArray<int32_t> actions_;
   DeviceArray<float> strengths_;
   DeviceArray<uint8_t> mask_;

@@ -35,9 +35,15 @@ __global__ void env_reset_kernel(EnvSetup setup, EnvBatch batch, const uint8_t* 
   report(errors, env_reset(setup, batch, i));
 }
 
+// A step's due reset, as the step kernel lists it for the reset kernel.
+__device__ uint32_t due_entry(int i, StepReset due) {
+  return uint32_t(i) << 1 | (due == StepReset::same_step ? 1u : 0u);
+}
+
 __global__ void __launch_bounds__(kThreadsPerBlock, kMinBlocksPerSm)
     env_step_kernel(EnvSetup setup, EnvBatch batch, const int32_t* actions,
-                    const float* paddle_strengths, uint32_t* errors, int first, int count) {
+                    const float* paddle_strengths, uint32_t* errors, DueResets due_resets,
+                    int first, int count) {
   const int k = blockIdx.x * blockDim.x + threadIdx.x;
   const int i = first + k;
   if (k >= count) return;
@@ -46,7 +52,21 @@ __global__ void __launch_bounds__(kThreadsPerBlock, kMinBlocksPerSm)
     atomicOr(errors, 1u);
     return;
   }
-  report(errors, env_step(setup, batch, i, action, paddle_strengths ? paddle_strengths[i] : 1.0f));
+  const StepReset due =
+      env_step_play(setup, batch, i, action, paddle_strengths ? paddle_strengths[i] : 1.0f);
+  if (due != StepReset::none) due_resets.envs[atomicAdd(due_resets.count, 1u)] = due_entry(i, due);
+}
+
+// The resets the step kernel listed, one thread each, so that a warp runs
+// 32 of them rather than one among 31 steps. The order of the list varies
+// from run to run; the environments do not share state, so results do not.
+__global__ void env_step_reset_kernel(EnvSetup setup, EnvBatch batch, DueResets due_resets,
+                                      uint32_t* errors) {
+  const uint32_t k = blockIdx.x * blockDim.x + threadIdx.x;
+  if (k >= *due_resets.count) return;
+  const uint32_t entry = due_resets.envs[k];
+  const StepReset due = entry & 1 ? StepReset::same_step : StepReset::next_step;
+  report(errors, env_step_reset(setup, batch, int(entry >> 1), due));
 }
 
 }  // namespace
@@ -61,10 +81,13 @@ void launch_env_reset(const EnvSetup& setup, const EnvBatch& batch, const uint8_
 }
 
 void launch_env_step(const EnvSetup& setup, const EnvBatch& batch, const int32_t* actions,
-                     const float* paddle_strengths, uint32_t* errors, int first, int count,
-                     cudaStream_t stream) {
+                     const float* paddle_strengths, uint32_t* errors, DueResets due_resets,
+                     int first, int count, cudaStream_t stream) {
+  cudaMemsetAsync(due_resets.count, 0, sizeof(uint32_t), stream);
   env_step_kernel<<<blocks_for(count), kThreadsPerBlock, 0, stream>>>(
-      setup, batch, actions, paddle_strengths, errors, first, count);
+      setup, batch, actions, paddle_strengths, errors, due_resets, first, count);
+  env_step_reset_kernel<<<blocks_for(count), kThreadsPerBlock, 0, stream>>>(setup, batch,
+                                                                            due_resets, errors);
 }
 
 }  // namespace cule::kernels

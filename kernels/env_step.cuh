@@ -23,11 +23,21 @@ void launch_env_reset(const EnvSetup& setup, const EnvBatch& batch, const uint8_
                       const uint8_t* constructed_pixels, int mode, int difficulty, uint32_t* errors,
                       int first, int count, cudaStream_t stream);
 
-//! One step of every environment. An action outside the action set leaves
-//! its environment as it was and sets bit 0 of *errors. `paddle_strengths`
-//! may be null (full strength).
+//! Where a step lists the environments whose reset it left due (see
+//! env_step_play), for a second kernel to run: `envs` has room for every
+//! environment of the batch.
+struct DueResets {
+  uint32_t* envs;
+  uint32_t* count;
+};
+
+//! One step of every environment: a kernel that plays the steps, then one
+//! that runs the resets they left due, in warps of their own. `due_resets`
+//! is the batch's, like its other buffers: its steps run one at a time. An
+//! action outside the action set leaves its environment as it was and sets
+//! bit 0 of *errors. `paddle_strengths` may be null (full strength).
 void launch_env_step(const EnvSetup& setup, const EnvBatch& batch, const int32_t* actions,
-                     const float* paddle_strengths, uint32_t* errors, int first, int count,
-                     cudaStream_t stream);
+                     const float* paddle_strengths, uint32_t* errors, DueResets due_resets,
+                     int first, int count, cudaStream_t stream);
 
 }  // namespace cule::kernels

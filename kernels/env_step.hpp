@@ -326,16 +326,24 @@ CULE_HD inline StepFrames env_step_frames(const EnvSetup& s, const EnvBatch& b, 
   return {reward, draw_all || (tia.undrawn_pixels[0] == 0 && tia.undrawn_pixels[1] == 0)};
 }
 
-//! One agent step of environment i: `action` indexes the action set (the
-//! caller has checked its range). Returns the status of a reset it ran.
-CULE_HD inline ModeStatus env_step(const EnvSetup& s, const EnvBatch& b, int i, int action,
-                                   float paddle_strength) {
+//! The reset a step of env_step_play leaves to env_step_reset.
+enum class StepReset : uint8_t {
+  none,
+  next_step,  //!< the last step ended the episode: this one starts the next
+  same_step,  //!< this step ended the episode: keep its outputs, then reset
+};
+
+//! An agent step of environment i but its reset: `action` indexes the
+//! action set (the caller has checked its range). Returns the reset due,
+//! which env_step_reset runs. Apart so that the GPU can run the resets,
+//! which take up to 30 frames where a step takes its frame skip, in warps
+//! of their own instead of in the warps of the other steps.
+CULE_HD inline StepReset env_step_play(const EnvSetup& s, const EnvBatch& b, int i, int action,
+                                       float paddle_strength) {
   EnvEpisode& e = b.episodes[i];
   b.autoreset[i] = 0;
-  if (e.needs_reset) {
-    // next_step: this step starts the next episode; its action is unused.
-    return env_reset(s, b, i);
-  }
+  // next_step: this step starts the next episode; its action is unused.
+  if (e.needs_reset) return StepReset::next_step;
   AleConsole& c = b.consoles[i];
   const int ale_action = s.action_set[action];
   const bool draw_all = s.draw_all_frames;
@@ -362,26 +370,41 @@ CULE_HD inline ModeStatus env_step(const EnvSetup& s, const EnvBatch& b, int i, 
   b.truncated[i] = !terminated && limit > 0 && e.elapsed_frames >= limit;
   env_write_outputs(b, i);
 
-  if (!env_episode_over(s, e)) return ModeStatus::ok;
+  if (!env_episode_over(s, e)) return StepReset::none;
   switch (s.autoreset_mode) {
     case AutoresetMode::next_step: e.needs_reset = 1; break;
-    case AutoresetMode::same_step: {
-      const uint8_t* obs = env_observation(s, b, i);
-      uint8_t* final_obs = b.final_observations + size_t(i) * size_t(s.obs_bytes);
-      for (int k = 0; k < s.obs_bytes; ++k) final_obs[k] = obs[k];
-      const float final_reward = b.rewards[i];
-      const uint8_t final_terminated = b.terminated[i];
-      const uint8_t final_truncated = b.truncated[i];
-      const ModeStatus status = env_reset(s, b, i);
-      b.rewards[i] = final_reward;
-      b.terminated[i] = final_terminated;
-      b.truncated[i] = final_truncated;
-      b.autoreset[i] = 1;
-      return status;
-    }
+    case AutoresetMode::same_step: return StepReset::same_step;
     case AutoresetMode::disabled: break;  // reset(mask) starts the next one
   }
-  return ModeStatus::ok;
+  return StepReset::none;
+}
+
+//! The reset env_step_play left due (not none). Returns its status.
+CULE_HD CULE_DEVICE_NOINLINE ModeStatus env_step_reset(const EnvSetup& s, const EnvBatch& b, int i,
+                                                       StepReset due) {
+  if (due == StepReset::next_step) return env_reset(s, b, i);
+  // same_step: the step's outputs stay; its observation becomes the final one.
+  const uint8_t* obs = env_observation(s, b, i);
+  uint8_t* final_obs = b.final_observations + size_t(i) * size_t(s.obs_bytes);
+  for (int k = 0; k < s.obs_bytes; ++k) final_obs[k] = obs[k];
+  const float final_reward = b.rewards[i];
+  const uint8_t final_terminated = b.terminated[i];
+  const uint8_t final_truncated = b.truncated[i];
+  const ModeStatus status = env_reset(s, b, i);
+  b.rewards[i] = final_reward;
+  b.terminated[i] = final_terminated;
+  b.truncated[i] = final_truncated;
+  b.autoreset[i] = 1;
+  return status;
+}
+
+//! One agent step of environment i, its reset included: `action` indexes
+//! the action set (the caller has checked its range). Returns the status of
+//! a reset it ran.
+CULE_HD inline ModeStatus env_step(const EnvSetup& s, const EnvBatch& b, int i, int action,
+                                   float paddle_strength) {
+  const StepReset due = env_step_play(s, b, i, action, paddle_strength);
+  return due == StepReset::none ? ModeStatus::ok : env_step_reset(s, b, i, due);
 }
 
 }  // namespace cule
