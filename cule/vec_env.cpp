@@ -96,24 +96,11 @@ class CpuStorage final : public VecEnv::Storage {
 
   ModeStatus step(const int32_t* actions, const float* paddle_strengths, bool, void*) override {
     const EnvBatch b = batch();
-    // As the CUDA backend (kernels/env_step.cu): every environment's step,
-    // then the resets the steps left due.
-    std::vector<StepReset> due(n_, StepReset::none);
+    std::vector<ModeStatus> status(n_, ModeStatus::ok);
     pool_.parallel_for(int(n_), [&](int i) {
-      due[size_t(i)] = env_step_play(games_[game_of_[size_t(i)]].setup, b, i, actions[i],
-                                     paddle_strengths ? paddle_strengths[i] : 1.0f);
+      status[size_t(i)] = env_step(games_[game_of_[size_t(i)]].setup, b, i, actions[i],
+                                   paddle_strengths ? paddle_strengths[i] : 1.0f);
     });
-    std::vector<int> resetting;
-    for (size_t i = 0; i < n_; ++i) {
-      if (due[i] != StepReset::none) resetting.push_back(int(i));
-    }
-    std::vector<ModeStatus> status(resetting.size(), ModeStatus::ok);
-    if (!resetting.empty()) {
-      pool_.parallel_for(int(resetting.size()), [&](int k) {
-        const int i = resetting[size_t(k)];
-        status[size_t(k)] = env_step_reset(games_[game_of_[size_t(i)]].setup, b, i, due[size_t(i)]);
-      });
-    }
     return worst(status);
   }
 

@@ -6,13 +6,11 @@
 //
 //   env_rebuild(setup, batch, i, constructed, pixels, seed, mode, difficulty);
 //   env_reset(setup, batch, i);                        // a new episode
-//   due = env_step_play(setup, batch, i, action_index, 1.0f);  // one agent step,
-//   if (due != StepReset::none) env_step_reset(setup, batch, i, due);  // its reset
+//   env_step(setup, batch, i, action_index, 1.0f);     // one agent step
 //
 // The CPU backend calls these from its threads over host buffers, the CUDA
 // backend from one thread per environment over device buffers: the same
-// code, so both give the same bits. Both play every environment's step
-// before they run the resets the steps left due.
+// code, so both give the same bits.
 #pragma once
 
 #include <cstdint>
@@ -398,6 +396,15 @@ CULE_HD CULE_DEVICE_NOINLINE ModeStatus env_step_reset(const EnvSetup& s, const 
   b.truncated[i] = final_truncated;
   b.autoreset[i] = 1;
   return status;
+}
+
+//! One agent step of environment i, its reset included: `action` indexes
+//! the action set (the caller has checked its range). Returns the status of
+//! a reset it ran.
+CULE_HD inline ModeStatus env_step(const EnvSetup& s, const EnvBatch& b, int i, int action,
+                                   float paddle_strength) {
+  const StepReset due = env_step_play(s, b, i, action, paddle_strength);
+  return due == StepReset::none ? ModeStatus::ok : env_step_reset(s, b, i, due);
 }
 
 }  // namespace cule
