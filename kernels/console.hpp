@@ -394,6 +394,8 @@ CULE_HD CULE_HOST_NOINLINE void console_run_instructions(ConsoleState& c,
   Cpu cpu = c.cpu;
   ConsoleBus<kMapper> bus{c, config, frames, inputs, cpu};
   const bool draws_ahead = kDrawEvery > 0 && frames.may_redo;
+  // Its own count of iterations: n also counts the instructions of the timer
+  // waits run in closed form, which differ from console to console.
   int until_drawing = kDrawEvery;
   for (int n = 0; n < kMaxInstructionsPerFrame && !bus.stop && !cpu.jammed; ++n) {
     if constexpr (kDrawEvery > 0) {

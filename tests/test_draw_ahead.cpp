@@ -97,13 +97,8 @@ Compared compare_every_game(bool may_redo) {
   return compared;
 }
 
-bool have_ale_roms() {
-  const std::filesystem::path dir = testing::ale_roms_dir();
-  return !dir.empty() && std::filesystem::exists(dir / "pong.bin");
-}
-
 TEST(DrawAhead, EveryAlePyGameShowsTheSameFrames) {
-  if (!have_ale_roms()) GTEST_SKIP() << "ale-py ROMs not found: set CULE_ALE_ROMS_DIR";
+  if (testing::ale_roms_dir().empty()) GTEST_SKIP() << testing::kNoAleRoms;
   const Compared c = compare_every_game(true);
   std::printf("%zu games, %d frames compared, %d ended partial\n", c.games, c.frames, c.partial);
   EXPECT_GE(c.games, 100u) << "ale-py ships over 100 ROMs";
@@ -112,7 +107,7 @@ TEST(DrawAhead, EveryAlePyGameShowsTheSameFrames) {
 // Frames that are not run again (a rerun's, a reset's, cule::Console's)
 // must not be drawn ahead: partial ones included, they stay ALE's.
 TEST(DrawAhead, NotInFramesThatAreNotRunAgain) {
-  if (!have_ale_roms()) GTEST_SKIP() << "ale-py ROMs not found: set CULE_ALE_ROMS_DIR";
+  if (testing::ale_roms_dir().empty()) GTEST_SKIP() << testing::kNoAleRoms;
   const Compared c = compare_every_game(false);
   std::printf("%zu games, %d frames compared, %d ended partial\n", c.games, c.frames, c.partial);
   EXPECT_GE(c.games, 100u) << "ale-py ships over 100 ROMs";

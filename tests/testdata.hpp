@@ -20,20 +20,26 @@ constexpr uint16_t kFunctionalTestStart = 0x0400;
 constexpr uint16_t kFunctionalTestSuccess = 0x3469;
 constexpr uint64_t kFunctionalTestMaxInstructions = 100'000'000;
 
-// ale-py's ROM folder: $CULE_ALE_ROMS_DIR, else the repository's .venv
-// (empty when neither has one).
+// ale-py's ROM folder: $CULE_ALE_ROMS_DIR, else the repository's .venv's;
+// empty unless it holds ale-py's ROMs (pong.bin among them).
 inline std::filesystem::path ale_roms_dir() {
   namespace fs = std::filesystem;
-  if (const char* dir = std::getenv("CULE_ALE_ROMS_DIR")) return dir;
-  const fs::path lib = fs::path(__FILE__).parent_path().parent_path() / ".venv" / "lib";
   std::error_code error;
+  auto holds_roms = [&error](const fs::path& dir) { return fs::exists(dir / "pong.bin", error); };
+  if (const char* dir = std::getenv("CULE_ALE_ROMS_DIR")) {
+    return holds_roms(dir) ? fs::path(dir) : fs::path();
+  }
+  const fs::path lib = fs::path(__FILE__).parent_path().parent_path() / ".venv" / "lib";
   if (fs::is_directory(lib, error)) {
     for (const fs::directory_entry& python : fs::directory_iterator(lib, error)) {
       const fs::path roms = python.path() / "site-packages" / "ale_py" / "roms";
-      if (fs::is_directory(roms, error)) return roms;
+      if (holds_roms(roms)) return roms;
     }
   }
   return {};
 }
+
+// Why a test that needs ale_roms_dir() skips.
+constexpr const char* kNoAleRoms = "ale-py ROMs not found: set CULE_ALE_ROMS_DIR to ale_py/roms";
 
 }  // namespace cule::testing
