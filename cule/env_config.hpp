@@ -69,10 +69,12 @@ struct EnvConfig {
   //! observes. Results are the same either way (a step whose skipped
   //! drawing could show is run again, drawn); this is for checking that.
   bool draw_all_frames = false;
-  //! Run ALE's whole reset every time. By default a game whose reset was
-  //! found to depend on nothing of the console's past but the keys of
-  //! cule/reset_copy.hpp starts episodes from a copy of its result instead
-  //! (same results, a fraction of the time); this is for checking that.
+  //! Run ALE's whole reset, and the episode's first acts (FIRE, no-ops),
+  //! every time. By default a game whose reset was found to depend on
+  //! nothing of the console's past but the keys of cule/reset_copy.hpp
+  //! starts episodes from a copy of its result, and of the consoles after
+  //! those acts, instead (same results, a fraction of the time); this is for
+  //! checking that.
   bool run_full_resets = false;
 
   //! Gymnasium's ALE/<Game>-v5 (ale_py.env.AtariEnv as registered): frame

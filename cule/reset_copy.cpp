@@ -1,16 +1,26 @@
 #include "cule/reset_copy.hpp"
 
+#include <algorithm>
+#include <atomic>
 #include <cstring>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <random>
 #include <string>
+#include <string_view>
+#include <thread>
 #include <tuple>
+#include <unordered_map>
 
 #include "kernels/env_step.hpp"
 
 namespace cule {
 namespace {
+
+// What the consoles after a reset's first acts may take, per game (device
+// memory too).
+constexpr size_t kStartActsMaxBytes = size_t(64) << 20;
 
 // A console and its frame buffers, on the host.
 struct Past {
@@ -66,8 +76,8 @@ int64_t draws_between(Mt19937 from, const Mt19937& to, uint32_t limit) {
 // The trial of a copy keyed by TIA state (and timer, `by_timer`): every
 // past's whole reset against its key's copy. The copy of the keys seen
 // twice, or null.
-std::shared_ptr<const ResetCopy> try_copy(const AleSetup& s, const std::vector<Past>& pasts,
-                                          bool by_timer) {
+std::shared_ptr<ResetCopy> try_copy(const AleSetup& s, const std::vector<Past>& pasts,
+                                    bool by_timer) {
   auto copy = std::make_shared<ResetCopy>();
   copy->by_timer = by_timer;
   const size_t keys = AleResetCopy::kTiaKeys * (by_timer ? kRiotResetTimers : 1);
@@ -118,6 +128,107 @@ std::shared_ptr<const ResetCopy> try_copy(const AleSetup& s, const std::vector<P
     any |= copy->console_of[key] >= 0;
   }
   return any ? copy : nullptr;
+}
+
+// Keeps each different byte string of `size` bytes once, in `kept`.
+class Distinct {
+ public:
+  explicit Distinct(size_t size) : size_(size) {}
+
+  size_t hash(const uint8_t* bytes) const {
+    return std::hash<std::string_view>{}(
+        std::string_view(reinterpret_cast<const char*>(bytes), size_));
+  }
+  //! The index in `kept` of a string equal to `bytes` (of hash `hash`),
+  //! added when new.
+  int32_t index(const uint8_t* bytes, size_t hash) {
+    std::vector<int32_t>& same_hash = by_hash_[hash];
+    for (const int32_t k : same_hash) {
+      if (std::memcmp(kept.data() + size_t(k) * size_, bytes, size_) == 0) return k;
+    }
+    const auto k = int32_t(kept.size() / size_);
+    kept.insert(kept.end(), bytes, bytes + size_);
+    same_hash.push_back(k);
+    return k;
+  }
+
+  std::vector<uint8_t> kept;
+
+ private:
+  size_t size_;
+  std::unordered_map<size_t, std::vector<int32_t>> by_hash_;
+};
+
+// Adds to `copy` the consoles after each key's reset and its first acts
+// (AleResetCopy): up to `acts` acts, FIRE for up to `fire_acts` of them,
+// fewer FIRE acts where more would take over `max_bytes` (none if even one
+// would). `screens`: the bytes of a pair of screens. The keys' runs share
+// the machine's cores (Enduro: 36,000 acts).
+void add_start_acts(ResetCopy& copy, const AleSetup& s, size_t screens, uint32_t fire_acts,
+                    uint32_t acts, size_t max_bytes) {
+  const size_t keys = ale_reset_copy_keys(copy.view());
+  std::vector<size_t> copied_keys;
+  for (size_t key = 0; key < keys; ++key) {
+    if (copy.console_of[key] >= 0) copied_keys.push_back(key);
+  }
+  const size_t per_fire_acts = keys * acts;
+  std::vector<int32_t> console_of(fire_acts * per_fire_acts, -1);
+  std::vector<int32_t> screens_of(console_of.size(), -1);
+  Distinct consoles(sizeof(AleCopiedState)), pairs(screens);
+  std::mutex distinct;  // guards `consoles` and `pairs`
+  // Key `key`'s run of acts with FIRE held for `f`.
+  auto run = [&](uint32_t f, size_t key) {
+    Past past{copy.after[size_t(copy.console_of[key])], std::vector<uint8_t>(screens)};
+    std::memcpy(past.pixels.data(), copy.screens.data() + size_t(copy.screens_of[key]) * screens,
+                screens);
+    const size_t first = f * per_fire_acts + key * acts;
+    for (uint32_t a = 0; a < acts; ++a) {
+      if (a > 0) {
+        const int action = a <= f ? int(Action::FIRE) : int(Action::NOOP);
+        ale_act(past.console, s, past.frames(), action, 1.0f);
+        if (ale_terminal(past.console)) return;  // a reset within the acts: they run
+      }
+      AleCopiedState state{};  // zero padding: equal states, equal bytes
+      ale_take_copy(state, past.console);
+      const auto* state_bytes = reinterpret_cast<const uint8_t*>(&state);
+      const size_t state_hash = consoles.hash(state_bytes);
+      const size_t pair_hash = pairs.hash(past.pixels.data());
+      const std::lock_guard<std::mutex> lock(distinct);
+      console_of[first + a] = consoles.index(state_bytes, state_hash);
+      screens_of[first + a] = pairs.index(past.pixels.data(), pair_hash);
+    }
+  };
+  const size_t workers =
+      std::min<size_t>(std::max(1u, std::thread::hardware_concurrency()), copied_keys.size());
+  uint32_t held = 0;
+  for (uint32_t f = 0; f < fire_acts; ++f) {
+    const size_t consoles_before = consoles.kept.size(), pairs_before = pairs.kept.size();
+    std::atomic<size_t> next{0};
+    std::vector<std::thread> threads;
+    for (size_t w = 0; w < workers; ++w) {
+      threads.emplace_back([&] {
+        for (size_t k; (k = next++) < copied_keys.size();) run(f, copied_keys[k]);
+      });
+    }
+    for (std::thread& thread : threads) thread.join();
+    if (consoles.kept.size() + pairs.kept.size() > max_bytes) {
+      // (Nothing is added after this: the lookups would find these.)
+      consoles.kept.resize(consoles_before);
+      pairs.kept.resize(pairs_before);
+      break;
+    }
+    held = f + 1;
+  }
+  if (held == 0) return;
+  copy.acts_after.resize(consoles.kept.size() / sizeof(AleCopiedState));
+  std::memcpy(copy.acts_after.data(), consoles.kept.data(), consoles.kept.size());
+  copy.acts_screens = std::move(pairs.kept);
+  console_of.resize(held * per_fire_acts);
+  screens_of.resize(held * per_fire_acts);
+  copy.acts_console_of = std::move(console_of);
+  copy.acts_screens_of = std::move(screens_of);
+  copy.fire_acts = held;
+  copy.acts = acts;
 }
 
 // The pasts for a trial by timer: for each TIA key that two pasts or more
@@ -176,10 +287,16 @@ std::shared_ptr<const ResetCopy> make_reset_copy(const Console& prototype, int m
   for (uint8_t& byte : over.console.machine.riot.ram) byte = uint8_t(rng());
   pasts.push_back(over);
 
-  std::shared_ptr<const ResetCopy> copy = try_copy(s, pasts, false);
+  std::shared_ptr<ResetCopy> copy = try_copy(s, pasts, false);
   // By timer where the timer is all a reset draws.
-  if (copy || mapper_ram_bytes(s.console.mapper) != 0) return copy;
-  return try_copy(s, timer_pasts(pasts, pasts.front().console.system_rng), true);
+  if (!copy && mapper_ram_bytes(s.console.mapper) == 0) {
+    copy = try_copy(s, timer_pasts(pasts, pasts.front().console.system_rng), true);
+  }
+  if (copy) {
+    add_start_acts(*copy, s, pasts.front().pixels.size(), kCopiedStartFireActs, kCopiedStartActs,
+                   kStartActsMaxBytes);
+  }
+  return copy;
 }
 
 }  // namespace

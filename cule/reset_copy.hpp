@@ -19,6 +19,11 @@
 // from two pasts of each TIA key. That is a sample of pasts, not a proof
 // over all of them: EnvConfig::run_full_resets turns copies off, and the
 // tests compare the two on every game.
+//
+// From a copied reset an episode's first acts (FIRE held for a few frames,
+// then no-ops) depend on nothing else, so the copy also holds each key's
+// consoles after them, run once here, each different console and pair of
+// screens once.
 #pragma once
 
 #include <cstdint>
@@ -40,13 +45,51 @@ struct ResetCopy {
   uint32_t system_draws = 0;
   uint32_t env_draws = 0;
   uint32_t frames_counted = 0;
+  // The consoles after the reset and its first acts (AleResetCopy).
+  std::vector<AleCopiedState> acts_after;  //!< each different console once
+  std::vector<uint8_t> acts_screens;       //!< each different pair of screens once
+  std::vector<int32_t> acts_console_of;    //!< per (FIRE acts, key, acts): in acts_after (-1: none)
+  std::vector<int32_t> acts_screens_of;    //!< ... and in acts_screens
+  uint32_t fire_acts = 0;                  //!< FIRE acts < this are held
+  uint32_t acts = 0;                       //!< acts < this are held (0: none)
 
   //! The copy as the emulator takes it (pointers into this object).
   AleResetCopy view() const {
-    return AleResetCopy{after.data(),       screens.data(), console_of.data(), screens_of.data(),
-                        uint32_t(by_timer), system_draws,   env_draws,         frames_counted};
+    AleResetCopy view{after.data(),
+                      screens.data(),
+                      console_of.data(),
+                      screens_of.data(),
+                      uint32_t(by_timer),
+                      system_draws,
+                      env_draws,
+                      frames_counted,
+                      nullptr,
+                      nullptr,
+                      nullptr,
+                      nullptr,
+                      0,
+                      0};
+    if (acts > 0) {
+      view.acts_after = acts_after.data();
+      view.acts_screens = acts_screens.data();
+      view.acts_console_of = acts_console_of.data();
+      view.acts_screens_of = acts_screens_of.data();
+      view.fire_acts = fire_acts;
+      view.acts = acts;
+    }
+    return view;
   }
 };
+
+//! AtariVectorEnv's default noop_max, 30, starts an episode with 29 acts at
+//! most (FIRE and no-ops): a copy holds the consoles after up to that many.
+constexpr uint32_t kCopiedStartActs = 30;
+//! With sticky actions (0.25) FIRE is held for 8 acts or more at 0.005% of
+//! episode starts: a copy holds up to 7 (fewer where they would take over
+//! 64 MiB). A batch's step waits for its slowest reset: with Breakout's
+//! some 380 episode ends a step at 64K environments, one step in 60 runs a
+//! reset's acts (with up to 3 held, nearly every step would).
+constexpr uint32_t kCopiedStartFireActs = 8;
 
 //! The copy of the reset of `prototype`'s game for consoles built as
 //! env_rebuild builds them with `mode` and `difficulty` (-1: the game's

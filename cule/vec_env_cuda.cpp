@@ -37,6 +37,14 @@ void upload(DeviceArray<T>& to, const T* from, size_t count, cudaStream_t stream
              "copy to the device");
 }
 
+// The elements of a device array for one part of a game's reset copy: one
+// unused element where there is none, as no allocation is empty.
+template <typename T>
+size_t copy_elements(const VecEnv::Game& game, std::vector<T> ResetCopy::*part) {
+  const ResetCopy* copy = game.reset_copy.get();
+  return copy && !(copy->*part).empty() ? (copy->*part).size() : 1;
+}
+
 // One game's part of the batch in device memory: its ROM, palette and the
 // state its consoles start from, and its setup pointing at them.
 struct DeviceGame {
@@ -46,11 +54,14 @@ struct DeviceGame {
   DeviceArray<Palette> palette;
   DeviceArray<AleConsole> constructed;
   DeviceArray<uint8_t> constructed_pixels;
-  // The reset's copy, where the game has one (else one unused element each:
-  // no allocation is empty).
+  // The reset's copy, where the game has one.
   DeviceArray<AleConsole> reset_after;
   DeviceArray<uint8_t> reset_screens;
   DeviceArray<int16_t> reset_console_of, reset_screens_of;
+  // ... and the consoles after its first acts, where it holds them.
+  DeviceArray<AleCopiedState> acts_after;
+  DeviceArray<uint8_t> acts_screens;
+  DeviceArray<int32_t> acts_console_of, acts_screens_of;
 
   explicit DeviceGame(const VecEnv::Game& game)
       : setup(game.setup),
@@ -60,10 +71,14 @@ struct DeviceGame {
         palette(1),
         constructed(1),
         constructed_pixels(game.prototype->constructed().frames.size()),
-        reset_after(game.reset_copy ? game.reset_copy->after.size() : 1),
-        reset_screens(game.reset_copy ? game.reset_copy->screens.size() : 1),
-        reset_console_of(game.reset_copy ? game.reset_copy->console_of.size() : 1),
-        reset_screens_of(game.reset_copy ? game.reset_copy->screens_of.size() : 1) {
+        reset_after(copy_elements(game, &ResetCopy::after)),
+        reset_screens(copy_elements(game, &ResetCopy::screens)),
+        reset_console_of(copy_elements(game, &ResetCopy::console_of)),
+        reset_screens_of(copy_elements(game, &ResetCopy::screens_of)),
+        acts_after(copy_elements(game, &ResetCopy::acts_after)),
+        acts_screens(copy_elements(game, &ResetCopy::acts_screens)),
+        acts_console_of(copy_elements(game, &ResetCopy::acts_console_of)),
+        acts_screens_of(copy_elements(game, &ResetCopy::acts_screens_of)) {
     const std::vector<uint8_t>& image = game.prototype->rom().image();
     upload(rom, image.data(), image.size());
     upload(palette, game.setup.palette, 1);
@@ -81,6 +96,16 @@ struct DeviceGame {
       setup.reset_copy.screens = reset_screens.data;
       setup.reset_copy.console_of = reset_console_of.data;
       setup.reset_copy.screens_of = reset_screens_of.data;
+      if (copy->acts > 0) {
+        upload(acts_after, copy->acts_after.data(), copy->acts_after.size());
+        upload(acts_screens, copy->acts_screens.data(), copy->acts_screens.size());
+        upload(acts_console_of, copy->acts_console_of.data(), copy->acts_console_of.size());
+        upload(acts_screens_of, copy->acts_screens_of.data(), copy->acts_screens_of.size());
+        setup.reset_copy.acts_after = acts_after.data;
+        setup.reset_copy.acts_screens = acts_screens.data;
+        setup.reset_copy.acts_console_of = acts_console_of.data;
+        setup.reset_copy.acts_screens_of = acts_screens_of.data;
+      }
     }
   }
 };

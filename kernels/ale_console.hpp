@@ -211,6 +211,18 @@ CULE_HD CULE_DEVICE_NOINLINE ModeStatus ale_reset(AleConsole& c, const AleSetup&
   return status;
 }
 
+//! The fields of an AleConsole that ale_take_copy sets: a third of its
+//! bytes (the RNGs are most of the rest).
+struct AleCopiedState {
+  ConsoleState machine;
+  Controls controls;
+  GameRuleState rules;
+  GameRuleState mode_rules;
+  uint32_t episode_frame_number;
+  uint8_t selecting_mode;
+  uint8_t mode_rules_started;
+};
+
 //! ALE's reset as a copy, for a game whose reset leaves the same console
 //! whatever the console's past: that console (its RNGs and frame counter
 //! aside, which move on by the counts here, as the reset moves them) and its
@@ -222,6 +234,14 @@ CULE_HD CULE_DEVICE_NOINLINE ModeStatus ale_reset(AleConsole& c, const AleSetup&
 //! whose reset draws nothing else). cule/reset_copy.cpp makes the copy and
 //! checks it against the whole reset; the pointers are host or device
 //! memory, as the backend's.
+//!
+//! An episode starts with a few acts after the reset (FIRE, no-ops), and
+//! from a copied reset those depend on nothing but the acts: the copy also
+//! holds, per key, the consoles after `a` acts (a < acts): FIRE for the
+//! first f of them (f < fire_acts) and NOOP after, up to the first act that
+//! ends the game. Acts draw nothing from the system RNG and nothing reads
+//! the frame counters, so those consoles are exact by construction
+//! (cule/reset_copy.cpp runs them; see ale_reset_acts_as_copy).
 struct AleResetCopy {
   static constexpr uint32_t kTiaKeys = 8;
   const AleConsole* after;    //!< the consoles; null: no copy, every reset is run
@@ -232,7 +252,19 @@ struct AleResetCopy {
   uint32_t system_draws;      //!< the reset's draws from the system RNG
   uint32_t env_draws;         //!< ... and from the environment RNG (mode selection)
   uint32_t frames_counted;    //!< its frames ALE counts in getFrameNumber
+  // The consoles after the reset and its first acts (null: none).
+  const AleCopiedState* acts_after;  //!< the consoles, each different one once
+  const uint8_t* acts_screens;       //!< their screens, each different pair once
+  const int32_t* acts_console_of;    //!< per (FIRE acts, key, acts): in `acts_after` (-1: none)
+  const int32_t* acts_screens_of;    //!< ... and in `acts_screens`
+  uint32_t fire_acts;                //!< FIRE acts < this are held
+  uint32_t acts;                     //!< acts < this are held
 };
+
+//! How many keys `copy` has.
+CULE_HD inline uint32_t ale_reset_copy_keys(const AleResetCopy& copy) {
+  return AleResetCopy::kTiaKeys * (copy.by_timer ? kRiotResetTimers : 1);
+}
 
 //! The key of `c`'s reset in `copy`: the TIA frame state it keeps, and for
 //! a copy by timer the timer it will draw (the RNG's words are twisted
@@ -262,18 +294,12 @@ CULE_HD inline void copy_bytes(uint8_t* to, const uint8_t* from, uint32_t bytes)
 #endif
 }
 
-//! ALE's reset_game (ale_reset) of `c`, as a copy where `copy` has one.
-CULE_HD inline ModeStatus ale_reset_or_copy(AleConsole& c, const AleSetup& s,
-                                            const AleResetCopy& copy, const FrameBuffers& frames) {
-  if (!copy.after) return ale_reset(c, s, frames);
-  const uint32_t key = ale_reset_copy_key(copy, c);
-  const int k = copy.console_of[key];
-  if (k < 0 || copy.after[k].mode != c.mode || copy.after[k].difficulty != c.difficulty) {
-    return ale_reset(c, s, frames);  // no copy for this key, mode and difficulty
-  }
-  const AleConsole& after = copy.after[k];
-  // Every field but the mode and difficulty (equal): a field missed here
-  // would show in reset_copy.cpp's byte-for-byte check.
+//! Puts the copied console `after` in `c` (each an AleConsole or an
+//! AleCopiedState): every field but the mode and difficulty (equal), the
+//! RNGs and the frame counter (moved on by the caller). A field missed here
+//! would show in reset_copy.cpp's byte-for-byte check.
+template <typename To, typename From>
+CULE_HD inline void ale_take_copy(To& c, const From& after) {
   c.machine = after.machine;
   c.controls = after.controls;
   c.rules = after.rules;
@@ -281,12 +307,53 @@ CULE_HD inline ModeStatus ale_reset_or_copy(AleConsole& c, const AleSetup& s,
   c.episode_frame_number = after.episode_frame_number;
   c.selecting_mode = after.selecting_mode;
   c.mode_rules_started = after.mode_rules_started;
+}
+
+//! The console `copy` holds for `c`'s reset (-1: none for its key, mode and
+//! difficulty), and the key in `key`.
+CULE_HD inline int ale_reset_copy_console(const AleResetCopy& copy, AleConsole& c, uint32_t& key) {
+  if (!copy.after) return -1;
+  key = ale_reset_copy_key(copy, c);
+  const int k = copy.console_of[key];
+  if (k < 0 || copy.after[k].mode != c.mode || copy.after[k].difficulty != c.difficulty) return -1;
+  return k;
+}
+
+//! ALE's reset_game (ale_reset) of `c`, as a copy where `copy` has one.
+CULE_HD inline ModeStatus ale_reset_or_copy(AleConsole& c, const AleSetup& s,
+                                            const AleResetCopy& copy, const FrameBuffers& frames) {
+  uint32_t key = 0;
+  const int k = ale_reset_copy_console(copy, c, key);
+  if (k < 0) return ale_reset(c, s, frames);
+  ale_take_copy(c, copy.after[k]);
   mt19937_discard(c.system_rng, copy.system_draws);
   mt19937_discard(c.env_rng, copy.env_draws);
   c.frame_number += copy.frames_counted;
   const uint32_t bytes = 2 * frames.size;
   copy_bytes(frames.pixels, copy.screens + size_t(copy.screens_of[key]) * bytes, bytes);
   return ModeStatus::ok;
+}
+
+//! ALE's reset_game of `c` and then `acts` frames of ale_act (paddle
+//! strength 1), FIRE for the first `fire_acts` (<= acts) and NOOP after, as
+//! a copy where `copy` holds one: true when it did (else `c` plays on as
+//! before: a look at its RNG twists no more than the next draw would).
+CULE_HD inline bool ale_reset_acts_as_copy(AleConsole& c, const AleResetCopy& copy,
+                                           const FrameBuffers& frames, uint32_t acts,
+                                           uint32_t fire_acts) {
+  if (!copy.acts_after || acts >= copy.acts || fire_acts >= copy.fire_acts) return false;
+  uint32_t key = 0;
+  if (ale_reset_copy_console(copy, c, key) < 0) return false;
+  const size_t entry = (size_t(fire_acts) * ale_reset_copy_keys(copy) + key) * copy.acts + acts;
+  const int32_t k = copy.acts_console_of[entry];
+  if (k < 0) return false;  // the game ended within those acts
+  ale_take_copy(c, copy.acts_after[k]);
+  mt19937_discard(c.system_rng, copy.system_draws);
+  mt19937_discard(c.env_rng, copy.env_draws + 2 * acts);  // ale_act draws twice
+  c.frame_number += copy.frames_counted + acts;
+  const uint32_t bytes = 2 * frames.size;
+  copy_bytes(frames.pixels, copy.acts_screens + size_t(copy.acts_screens_of[entry]) * bytes, bytes);
+  return true;
 }
 
 }  // namespace cule

@@ -233,31 +233,58 @@ CULE_HD inline ModeStatus env_rebuild(const EnvSetup& s, const EnvBatch& b, int 
   return status;
 }
 
+//! How many of the first `acts` frames of an episode's start hold FIRE
+//! (env_reset): the first frame's FIRE stays unless its sticky draw repeats
+//! the reset's NOOP, and each later frame's NOOP repeats FIRE on a sticky
+//! draw. Counts up to `limit` (the most a copy holds).
+CULE_HD inline uint32_t env_start_fire_acts(const EnvSetup& s, const EnvEpisode& e, uint32_t acts,
+                                            uint32_t limit) {
+  if (!s.fire_reset || acts == 0) return 0;
+  if (s.repeat_action_probability <= 0.0f) return 1;
+  uint32_t fire_acts = 0;
+  for (; fire_acts < acts && fire_acts < limit; ++fire_acts) {
+    const uint32_t bits =
+        random_u32(e.seed, random_key(0, RandomStream::sticky), e.frames_drawn + fire_acts);
+    const bool repeat = random_unit(bits) < s.repeat_action_probability;
+    if (repeat == (fire_acts == 0)) break;  // FIRE replaced by NOOP, or NOOP not by FIRE
+  }
+  return fire_acts;
+}
+
 //! Starts a new episode as AtariVectorEnv does: ALE's reset (a copy of its
 //! result where the game has one, see AleResetCopy), FIRE for one frame
 //! where the game has it, then 0 to noop_max - 1 no-op frames (one fewer
 //! after FIRE), resetting the game whenever one ends it. The stack starts as
-//! zeros before the first frame.
+//! zeros before the first frame. Where the copy holds the console after
+//! those frames too, it is taken instead of running them.
 CULE_HD CULE_DEVICE_NOINLINE ModeStatus env_reset(const EnvSetup& s, const EnvBatch& b, int i) {
   AleConsole& c = b.consoles[i];
   EnvEpisode& e = b.episodes[i];
   const FrameBuffers frames = env_frame_buffers(s, b, i);
-  // ALE's soft reset leaves NOOP as the previous action.
-  ModeStatus status = ale_reset_or_copy(c, s.ale, s.reset_copy, frames);
-  e.previous_action = 0;
-  if (s.fire_reset) env_emulate_frame(s, c, e, frames, int(Action::FIRE), 1.0f);
   int noops = 0;
   if (s.noop_max > 0) {
     const uint32_t bits = random_u32(e.seed, random_key(0, RandomStream::noop), e.resets);
     noops = int(random_below(bits, uint32_t(s.noop_max))) - int(s.fire_reset);
   }
   ++e.resets;
-  for (; noops > 0; --noops) {
-    env_emulate_frame(s, c, e, frames, 0, 1.0f);
-    if (ale_terminal(c)) {
-      const ModeStatus again = ale_reset_or_copy(c, s.ale, s.reset_copy, frames);
-      if (again != ModeStatus::ok) status = again;
-      e.previous_action = 0;
+  const uint32_t acts = uint32_t(s.fire_reset) + uint32_t(noops > 0 ? noops : 0);
+  const uint32_t fire_acts = env_start_fire_acts(s, e, acts, s.reset_copy.fire_acts);
+  ModeStatus status = ModeStatus::ok;
+  if (ale_reset_acts_as_copy(c, s.reset_copy, frames, acts, fire_acts)) {
+    if (s.repeat_action_probability > 0.0f) e.frames_drawn += acts;
+    e.previous_action = acts > 0 && fire_acts == acts ? int(Action::FIRE) : 0;
+  } else {
+    // ALE's soft reset leaves NOOP as the previous action.
+    status = ale_reset_or_copy(c, s.ale, s.reset_copy, frames);
+    e.previous_action = 0;
+    if (s.fire_reset) env_emulate_frame(s, c, e, frames, int(Action::FIRE), 1.0f);
+    for (; noops > 0; --noops) {
+      env_emulate_frame(s, c, e, frames, 0, 1.0f);
+      if (ale_terminal(c)) {
+        const ModeStatus again = ale_reset_or_copy(c, s.ale, s.reset_copy, frames);
+        if (again != ModeStatus::ok) status = again;
+        e.previous_action = 0;
+      }
     }
   }
   uint8_t* stack = env_observation(s, b, i);

@@ -6,12 +6,15 @@
 
 #include <cmath>
 #include <cstring>
+#include <filesystem>
+#include <memory>
 #include <random>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "cule/error.hpp"
+#include "cule/reset_copy.hpp"
 #include "cule/vec_env.hpp"
 #include "kernels/preprocess.hpp"
 #include "testdata.hpp"
@@ -319,6 +322,52 @@ TEST(VecEnv, CopiedResetsLeaveWhatFullResetsLeave) {
     }
     EXPECT_GE(resets, 2 * config.num_envs) << "the run should reset each environment twice";
   }
+}
+
+// An episode's start taken from the copy of the consoles after a reset and
+// its first acts (FIRE held for a few frames, then no-ops; cule/reset_copy.hpp)
+// leaves every environment, RNGs and sticky-action draws included, exactly
+// as running those acts after ALE's whole reset does. Games with FIRE resets
+// and without, keyed by TIA state and by timer; the ale-py ones where its
+// ROMs are installed.
+TEST(VecEnv, CopiedEpisodeStartsLeaveWhatRunningThemLeaves) {
+  std::vector<Rom> roms{catch_cartridge()};
+  const std::filesystem::path ale = testing::ale_roms_dir();
+  for (const char* game : {"breakout", "enduro", "ms_pacman"}) {
+    if (!ale.empty()) roms.push_back(Rom::load((ale / (std::string(game) + ".bin")).string()));
+  }
+  EnvConfig config = busy_config(2);
+  config.num_envs = 24;
+  for (const Rom& rom : roms) {
+    SCOPED_TRACE(rom.name());
+    const std::shared_ptr<const ResetCopy> copy = find_reset_copy(Console(rom), -1, -1);
+    ASSERT_TRUE(copy != nullptr);
+    ASSERT_EQ(copy->acts, kCopiedStartActs) << "the copy should hold the episodes' first acts";
+    ASSERT_EQ(copy->fire_acts, kCopiedStartFireActs);
+    VecEnv copied(rom, config);
+    EnvConfig full_config = config;
+    full_config.run_full_resets = true;
+    VecEnv full(rom, full_config);
+    std::mt19937 rng(5);
+    std::vector<int32_t> actions(size_t(config.num_envs));
+    for (int round = 0; round < 12; ++round) {
+      // A step or two in between: the next reset's TIA key (frame parity) varies.
+      for (int t = 0; t <= round % 2; ++t) {
+        for (int32_t& a : actions) a = int32_t(rng() % copied.action_set().size());
+        copied.step(actions.data());
+        full.step(actions.data());
+      }
+      copied.reset();
+      full.reset();
+      ASSERT_TRUE(outputs(copied) == outputs(full)) << "reset " << round;
+      const auto a = copied.clone_state(), b = full.clone_state();
+      for (int i = 0; i < config.num_envs; ++i) {
+        ASSERT_TRUE(same_environment(a->state[size_t(i)], b->state[size_t(i)]))
+            << "reset " << round << " env " << i;
+      }
+    }
+  }
+  if (ale.empty()) GTEST_SKIP() << "catch only; " << testing::kNoAleRoms;
 }
 
 TEST(VecEnv, RejectsGamesThatCannotShareABatch) {

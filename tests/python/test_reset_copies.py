@@ -1,6 +1,7 @@
-"""Every game: starting episodes from a copy of the reset's result (the
-default, for the games whose reset cule found to forget the console's past;
-cule/reset_copy.hpp) gives exactly what running ALE's whole reset every time
+"""Every game: starting episodes from a copy of the reset's result and of
+the episode's first acts, FIRE and the no-ops (the default, for the games
+whose reset cule found to forget the console's past; cule/reset_copy.hpp)
+gives exactly what running ALE's whole reset and those acts every time
 gives, and a game whose reset this test sees depend on the past is not copied.
 
 Truncations, lost lives (episodic_life) and sticky actions make several
