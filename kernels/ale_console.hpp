@@ -319,18 +319,30 @@ CULE_HD inline int ale_reset_copy_console(const AleResetCopy& copy, AleConsole& 
   return k;
 }
 
+//! Puts in `c` a console `copy` holds, `after`, with its screens (pair
+//! `screens` of `screens_base`), as the reset and `acts` acts after it leave
+//! `c`: its RNGs and frame counter move on by their draws and frames.
+template <typename Copied>
+CULE_HD inline void ale_take_reset_copy(AleConsole& c, const AleResetCopy& copy,
+                                        const Copied& after, const uint8_t* screens_base,
+                                        uint32_t screens, uint32_t acts,
+                                        const FrameBuffers& frames) {
+  ale_take_copy(c, after);
+  mt19937_discard(c.system_rng, copy.system_draws);
+  mt19937_discard(c.env_rng, copy.env_draws + 2 * acts);  // ale_act draws twice
+  c.frame_number += copy.frames_counted + acts;
+  const uint32_t bytes = 2 * frames.size;
+  copy_bytes(frames.pixels, screens_base + size_t(screens) * bytes, bytes);
+}
+
 //! ALE's reset_game (ale_reset) of `c`, as a copy where `copy` has one.
 CULE_HD inline ModeStatus ale_reset_or_copy(AleConsole& c, const AleSetup& s,
                                             const AleResetCopy& copy, const FrameBuffers& frames) {
   uint32_t key = 0;
   const int k = ale_reset_copy_console(copy, c, key);
   if (k < 0) return ale_reset(c, s, frames);
-  ale_take_copy(c, copy.after[k]);
-  mt19937_discard(c.system_rng, copy.system_draws);
-  mt19937_discard(c.env_rng, copy.env_draws);
-  c.frame_number += copy.frames_counted;
-  const uint32_t bytes = 2 * frames.size;
-  copy_bytes(frames.pixels, copy.screens + size_t(copy.screens_of[key]) * bytes, bytes);
+  ale_take_reset_copy(c, copy, copy.after[k], copy.screens, uint32_t(copy.screens_of[key]), 0,
+                      frames);
   return ModeStatus::ok;
 }
 
@@ -347,12 +359,8 @@ CULE_HD inline bool ale_reset_acts_as_copy(AleConsole& c, const AleResetCopy& co
   const size_t entry = (size_t(fire_acts) * ale_reset_copy_keys(copy) + key) * copy.acts + acts;
   const int32_t k = copy.acts_console_of[entry];
   if (k < 0) return false;  // the game ended within those acts
-  ale_take_copy(c, copy.acts_after[k]);
-  mt19937_discard(c.system_rng, copy.system_draws);
-  mt19937_discard(c.env_rng, copy.env_draws + 2 * acts);  // ale_act draws twice
-  c.frame_number += copy.frames_counted + acts;
-  const uint32_t bytes = 2 * frames.size;
-  copy_bytes(frames.pixels, copy.acts_screens + size_t(copy.acts_screens_of[entry]) * bytes, bytes);
+  ale_take_reset_copy(c, copy, copy.acts_after[k], copy.acts_screens,
+                      uint32_t(copy.acts_screens_of[entry]), acts, frames);
   return true;
 }
 

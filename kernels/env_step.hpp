@@ -362,9 +362,9 @@ enum class StepReset : uint8_t {
 
 //! An agent step of environment i but its reset: `action` indexes the
 //! action set (the caller has checked its range). Returns the reset due,
-//! which env_step_reset runs. Apart so that the GPU can run the resets,
-//! which take up to 30 frames where a step takes its frame skip, in warps
-//! of their own instead of in the warps of the other steps.
+//! which env_step_reset runs. Apart so that the GPU can run the resets in
+//! warps of their own instead of in the warps of the other steps: a reset
+//! that is not a copy runs tens of frames where a step runs its frame skip.
 CULE_HD inline StepReset env_step_play(const EnvSetup& s, const EnvBatch& b, int i, int action,
                                        float paddle_strength) {
   EnvEpisode& e = b.episodes[i];
