@@ -65,11 +65,30 @@ CULE_HD inline int32_t ale_lives(const AleConsole& c, const AleSetup& s) {
   return ale_has_rules(s) ? game_rules_lives(s.game, c.rules) : 0;
 }
 
+//! RIOT RAM as the game's settings read it while a RamWatch notes the reads.
+struct WatchedRam {
+  const uint8_t* bytes;
+  RamWatch* watch;
+
+  CULE_HD uint8_t operator[](int i) const {
+    watch->read(uint32_t(i));
+    return bytes[i];
+  }
+};
+
 //! Steps the game's settings on the frame just emulated (ALE's
 //! RomSettings::step). Only Klax reads cartridge RAM (its F6SC RAM).
 CULE_HD inline void ale_step_rules(AleConsole& c, const AleSetup& s) {
   const uint8_t* cart_ram =
       mapper_ram_bytes(s.console.mapper) >= 128 ? c.machine.cart.ram : nullptr;
+#ifndef __CUDA_ARCH__
+  if (s.console.ram_watch) {
+    const WatchedRam ram{c.machine.riot.ram, s.console.ram_watch};
+    game_rules_step_reading(s.game, c.rules, ram, cart_ram);
+    if (c.mode_rules_started) game_rules_step_reading(s.game, c.mode_rules, ram, cart_ram);
+    return;
+  }
+#endif
   game_rules_step(s.game, c.rules, c.machine.riot.ram, cart_ram);
   if (c.mode_rules_started) game_rules_step(s.game, c.mode_rules, c.machine.riot.ram, cart_ram);
 }
@@ -152,9 +171,15 @@ struct AleModeContext {
   const AleSetup& s;
   const FrameBuffers& frames;
 
-  CULE_HD uint8_t read_ram(uint16_t address) { return c.machine.riot.ram[address & 0x7F]; }
+  CULE_HD uint8_t read_ram(uint16_t address) {
+    if (s.console.ram_watch) s.console.ram_watch->read(address & 0x7F);
+    return c.machine.riot.ram[address & 0x7F];
+  }
   // A side-effect-free look through the bus, as ALE's System::peek.
   CULE_HD uint8_t read_mapped(uint16_t address) {
+    if (s.console.ram_watch && (address & 0x1280) == 0x0080) {
+      s.console.ram_watch->read(address & 0x7F);  // RIOT RAM
+    }
     ConsoleState copy = c.machine;
     const ConsoleInputs inputs = controls_inputs(c.controls, s.controllers, c.difficulty);
     ConsoleBus<> bus{copy, s.console, frames, inputs};

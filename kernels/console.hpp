@@ -25,12 +25,28 @@ namespace cule {
 //! ALE runs at most this many instructions for one frame.
 constexpr int kMaxInstructionsPerFrame = 25000;
 
+//! Which RIOT RAM bytes a console's run read before it wrote them, and which
+//! it wrote (index = address & 0x7F): what the run's result can depend on.
+//! Host only: cule/reset_copy.cpp watches ALE's reset with it.
+struct RamWatch {
+  uint8_t read_first[128];
+  uint8_t written[128];
+
+  CULE_HD void read(uint32_t i) {
+    if (!written[i]) read_first[i] = 1;
+  }
+  CULE_HD void write(uint32_t i) { written[i] = 1; }
+};
+
 //! Per-ROM read-only configuration, shared by every console of a batch.
 struct ConsoleConfig {
   TiaConfig tia;
   Mapper mapper;
   const uint8_t* rom;  // the cartridge image (device memory on the GPU)
   uint32_t rom_size;
+  //! Set (host only): every RIOT RAM access of the consoles run with this
+  //! configuration is noted here, by a slower CPU loop.
+  RamWatch* ram_watch = nullptr;
 };
 
 //! What the players and the console switches do during a frame.
@@ -89,6 +105,9 @@ CULE_HD inline void console_copy_used(ConsoleState& to, const ConsoleState& from
 
 //! ConsoleBus's mapper when it is only known at run time (from the config).
 constexpr int kAnyMapper = -1;
+//! The same, with every RIOT RAM access out of line, where config.ram_watch
+//! notes it (the host's loop for consoles whose RAM is watched).
+constexpr int kWatchedMapper = -2;
 
 //! The 6507's view of the machine. ALE decodes 64-byte pages of the 13-bit
 //! bus: A12 selects the cartridge; otherwise A7 clear is the TIA, A7 set with
@@ -124,7 +143,7 @@ struct ConsoleBus {
   }
 
   CULE_HD CULE_FORCE_INLINE Mapper mapper() const {
-    if constexpr (kMapper == kAnyMapper) {
+    if constexpr (kMapper < 0) {
       return config_mapper;
     } else {
       return static_cast<Mapper>(kMapper);
@@ -137,7 +156,7 @@ struct ConsoleBus {
   // CULE_BUS_FAST_PATHS 0 every access is that call (a build for
   // benchmarks/gpu/check.sh --sweep to compare).
   CULE_HD CULE_FORCE_INLINE static bool is_riot_ram(uint16_t a, Mapper mapper) {
-    return (a & 0x1280) == 0x0080 && !cartridge_snoops(mapper);
+    return kMapper != kWatchedMapper && (a & 0x1280) == 0x0080 && !cartridge_snoops(mapper);
   }
 
   CULE_HD CULE_FORCE_INLINE uint8_t read(uint16_t address) {
@@ -209,6 +228,7 @@ struct ConsoleBus {
       return {riot_read_io(c.riot, address, cycles, inputs.swcha, inputs.swchb), true};
     } else {
       value = c.riot.ram[a & 0x7F];
+      if constexpr (kMapper == kWatchedMapper) config.ram_watch->read(a & 0x7F);
     }
     return {value, false};
   }
@@ -229,6 +249,7 @@ struct ConsoleBus {
       riot_write_io(c.riot, address, value, cycles);
     } else {
       c.riot.ram[a & 0x7F] = value;
+      if constexpr (kMapper == kWatchedMapper) config.ram_watch->write(a & 0x7F);
     }
     return {0, false};
   }
@@ -427,7 +448,8 @@ CULE_HD CULE_HOST_NOINLINE void console_run_instructions(ConsoleState& c,
   CULE_HOST_CPU_LOOP(prefix, int(Mapper::k4K))   \
   CULE_HOST_CPU_LOOP(prefix, int(Mapper::kF8))   \
   CULE_HOST_CPU_LOOP(prefix, int(Mapper::kF6))   \
-  CULE_HOST_CPU_LOOP(prefix, kAnyMapper)
+  CULE_HOST_CPU_LOOP(prefix, kAnyMapper)         \
+  CULE_HOST_CPU_LOOP(prefix, kWatchedMapper)
 // clang-format on
 
 #if !defined(__CUDACC__) && defined(CULE_CPU_LOOPS_IN_LIBRARY)
@@ -454,9 +476,11 @@ CULE_HD CULE_FORCE_INLINE bool console_begin_frame(ConsoleState& c, const Consol
 }
 
 //! Runs the console for one TV frame in place (see console_run_frame), with
-//! a CPU loop for each common cartridge scheme or the one for any scheme,
-//! drawing ahead every kDrawEvery instructions (see console_run_instructions).
-template <int kDrawEvery = 0, bool kLoopPerScheme = CULE_CPU_LOOP_PER_SCHEME>
+//! a CPU loop for each common cartridge scheme or the one for any scheme
+//! (`kAnyScheme`), drawing ahead every kDrawEvery instructions (see
+//! console_run_instructions).
+template <int kDrawEvery = 0, bool kLoopPerScheme = CULE_CPU_LOOP_PER_SCHEME,
+          int kAnyScheme = kAnyMapper>
 CULE_HD CULE_FORCE_INLINE void console_run_frame_here(ConsoleState& c, const ConsoleConfig& config,
                                                       const FrameBuffers& frames,
                                                       const ConsoleInputs& inputs) {
@@ -470,10 +494,10 @@ CULE_HD CULE_FORCE_INLINE void console_run_frame_here(ConsoleState& c, const Con
       case Mapper::k4K: console_run_instructions<k4K, kDrawEvery>(c, config, frames, inputs); break;
       case Mapper::kF8: console_run_instructions<kF8, kDrawEvery>(c, config, frames, inputs); break;
       case Mapper::kF6: console_run_instructions<kF6, kDrawEvery>(c, config, frames, inputs); break;
-      default: console_run_instructions<kAnyMapper, kDrawEvery>(c, config, frames, inputs); break;
+      default: console_run_instructions<kAnyScheme, kDrawEvery>(c, config, frames, inputs); break;
     }
   } else {
-    console_run_instructions<kAnyMapper, kDrawEvery>(c, config, frames, inputs);
+    console_run_instructions<kAnyScheme, kDrawEvery>(c, config, frames, inputs);
   }
   tia_flush(tia, frames);
   tia.current_scanline = int32_t(tia_clocks_into_frame(tia, c.cpu.cycles) / kClocksPerScanline);
@@ -518,7 +542,11 @@ CULE_HD CULE_DEVICE_NOINLINE void console_run_frame(ConsoleState& c, const Conso
   console_run_frame_here<CULE_DEVICE_DRAW_EVERY>(local, config, frames, inputs);
   console_copy_used(c, local, config.mapper);
 #else
-  console_run_frame_here(c, config, frames, inputs);
+  if (config.ram_watch) {
+    console_run_frame_here<0, false, kWatchedMapper>(c, config, frames, inputs);
+  } else {
+    console_run_frame_here(c, config, frames, inputs);
+  }
 #endif
 }
 

@@ -159,17 +159,23 @@ namespace game_rules_detail {
 
 // ALE's getDecimalScore over one, two or three BCD bytes (low byte first).
 // The nibbles are not checked, so a nibble above 9 weighs in as is.
-CULE_HD inline int bcd(const uint8_t* ram, int address) {
+template <class Ram>
+CULE_HD inline int bcd(const Ram& ram, int address) {
   const int v = ram[address & 0x7F];
   return 10 * (v >> 4) + (v & 15);
 }
-CULE_HD inline int bcd2(const uint8_t* ram, int lo, int hi) {
+template <class Ram>
+CULE_HD inline int bcd2(const Ram& ram, int lo, int hi) {
   return bcd(ram, lo) + 100 * bcd(ram, hi);
 }
-CULE_HD inline int bcd3(const uint8_t* ram, int lo, int mid, int hi) {
+template <class Ram>
+CULE_HD inline int bcd3(const Ram& ram, int lo, int mid, int hi) {
   return bcd2(ram, lo, mid) + 10000 * bcd(ram, hi);
 }
-CULE_HD inline int rd(const uint8_t* ram, int address) { return ram[address & 0x7F]; }
+template <class Ram>
+CULE_HD inline int rd(const Ram& ram, int address) {
+  return ram[address & 0x7F];
+}
 
 // The usual pattern: the reward is the score's change.
 CULE_HD inline void score_to(GameRuleState& s, int score) {
@@ -178,13 +184,15 @@ CULE_HD inline void score_to(GameRuleState& s, int score) {
 }
 
 // A digit stored in the low nibble, with 0xA standing for a blank (0).
-CULE_HD inline int nibble_digit(const uint8_t* ram, int address) {
+template <class Ram>
+CULE_HD inline int nibble_digit(const Ram& ram, int address) {
   const int v = rd(ram, address) & 0xF;
   return v == 0xA ? 0 : v;
 }
 
 // Backgammon: a point's byte as a signed count (player pieces negative).
-CULE_HD inline int8_t pieces(const uint8_t* ram, int address) {
+template <class Ram>
+CULE_HD inline int8_t pieces(const Ram& ram, int address) {
   return static_cast<int8_t>(rd(ram, address));
 }
 
@@ -325,9 +333,11 @@ CULE_HD CULE_DEVICE_NOINLINE void game_rules_set_mode(Game game, GameRuleState& 
   }
 }
 
-//! RomSettings::step after one emulated frame.
-CULE_HD CULE_DEVICE_NOINLINE void game_rules_step(Game game, GameRuleState& s, const uint8_t* ram,
-                                                  const uint8_t* cart_ram = nullptr) {
+//! RomSettings::step after one emulated frame, reading RIOT RAM as
+//! `ram[i]` (bytes, or a type that also notes the reads: RamWatch).
+template <class Ram>
+CULE_HD CULE_DEVICE_NOINLINE void game_rules_step_reading(Game game, GameRuleState& s,
+                                                          const Ram& ram, const uint8_t* cart_ram) {
   using namespace game_rules_detail;
   switch (game) {
     case Game::adventure: {
@@ -1191,6 +1201,12 @@ CULE_HD CULE_DEVICE_NOINLINE void game_rules_step(Game game, GameRuleState& s, c
       break;
     default: break;
   }
+}
+
+//! RomSettings::step after one emulated frame.
+CULE_HD inline void game_rules_step(Game game, GameRuleState& s, const uint8_t* ram,
+                                    const uint8_t* cart_ram = nullptr) {
+  game_rules_step_reading(game, s, ram, cart_ram);
 }
 
 //! ALE's getReward: the reward of the last step.

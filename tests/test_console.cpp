@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -110,6 +111,58 @@ TEST(Console, FramesWithoutDrawingRunTheSame) {
   }
   EXPECT_FALSE(std::equal(drawn.screen(), drawn.screen() + pixels, undrawn.screen()))
       << "the undrawn console's pixels should be stale";
+}
+
+// A RamWatch notes the RIOT RAM bytes a frame reads before writing them and
+// those it writes, and a watched console runs as an unwatched one.
+TEST(Console, RamWatchNotesFirstReadsAndWrites) {
+  std::vector<uint8_t> image(2048, 0xEA);  // NOP
+  const std::vector<uint8_t> program{
+      0xA5, 0x85,        // LDA $85: read first
+      0x85, 0x86,        // STA $86
+      0xA5, 0x86,        // LDA $86: read after the write
+      0xAD, 0x85, 0x01,  // LDA $0185: $85 again, through a mirror
+      0x48,              // PHA: the stack at $01FF is RAM $FF
+      0x85, 0x02,        // loop: STA WSYNC
+      0x4C, 0x0A, 0xF8,  // JMP loop
+  };
+  std::copy(program.begin(), program.end(), image.begin());
+  image[0x7FC] = 0x00;  // the reset vector: $F800
+  image[0x7FD] = 0xF8;
+  const Console console(Rom::from_bytes(image.data(), image.size(), "ram_watch"));
+  const Console::Snapshot& constructed = console.constructed();  // the CPU at $F800
+  AleConsole c = constructed.state;
+  std::vector<uint8_t> pixels = constructed.frames;
+  const FrameBuffers frames{pixels.data(), uint32_t(pixels.size() / 2)};
+  AleSetup watched = console.setup();
+  RamWatch watch{};
+  watched.console.ram_watch = &watch;
+  ale_act(c, watched, frames, 0, 1.0f);
+  for (uint32_t i = 0; i < 128; ++i) {
+    EXPECT_EQ(watch.read_first[i], i == 0x05) << "RAM $" << std::hex << 0x80 + i;
+    EXPECT_EQ(watch.written[i], i == 0x06 || i == 0x7F) << "RAM $" << std::hex << 0x80 + i;
+  }
+
+  // A game's frames, watched and not (the watch takes a CPU loop of its own).
+  Console game(Rom::load(testing::testdata_path("roms/tetris.bin")));
+  AleConsole plain = game.ale_state();
+  AleConsole seen = plain;
+  std::vector<uint8_t> plain_pixels(game.frame_buffers().pixels,
+                                    game.frame_buffers().pixels + 2 * game.frame_buffers().size);
+  std::vector<uint8_t> seen_pixels = plain_pixels;
+  const FrameBuffers plain_frames{plain_pixels.data(), game.frame_buffers().size};
+  const FrameBuffers seen_frames{seen_pixels.data(), game.frame_buffers().size};
+  watched = game.setup();
+  watch = RamWatch{};
+  watched.console.ram_watch = &watch;
+  for (int frame = 0; frame < 300; ++frame) {
+    const int action = (frame * 7) % kNumActions;
+    ale_act(plain, game.setup(), plain_frames, action, 1.0f);
+    ale_act(seen, watched, seen_frames, action, 1.0f);
+    ASSERT_EQ(std::memcmp(&plain, &seen, sizeof plain), 0) << "frame " << frame;
+    ASSERT_EQ(plain_pixels, seen_pixels) << "frame " << frame;
+  }
+  EXPECT_GT(std::count(watch.written, watch.written + 128, 1), 0);
 }
 
 TEST(Rom, UnreadableAndUnsupportedImagesAreClearErrors) {
