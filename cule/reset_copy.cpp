@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstring>
+#include <deque>
 #include <functional>
 #include <map>
 #include <mutex>
@@ -73,61 +74,141 @@ int64_t draws_between(Mt19937 from, const Mt19937& to, uint32_t limit) {
   return -1;
 }
 
-// The trial of a copy keyed by TIA state (and timer, `by_timer`): every
-// past's whole reset against its key's copy. The copy of the keys seen
-// twice, or null.
+// A past's whole reset, watching what it reads and writes of RIOT RAM.
+struct WatchedReset {
+  Past whole;
+  RamWatch watch{};
+  ModeStatus status = ModeStatus::ok;
+};
+
+WatchedReset watched_reset(const AleSetup& s, const Past& past) {
+  WatchedReset reset{past};
+  AleSetup watched = s;
+  watched.console.ram_watch = &reset.watch;
+  reset.status = ale_reset(reset.whole.console, watched, reset.whole.frames());
+  return reset;
+}
+
+// `copy` with only the consoles seen twice or more (`seen`), or null when
+// none is.
+std::shared_ptr<ResetCopy> seen_twice(const ResetCopy& copy, const std::vector<int>& seen) {
+  auto kept = std::make_shared<ResetCopy>();
+  kept->screens = copy.screens;
+  kept->by_timer = copy.by_timer;
+  kept->by_ram = copy.by_ram;
+  kept->system_draws = copy.system_draws;
+  kept->env_draws = copy.env_draws;
+  kept->frames_counted = copy.frames_counted;
+  kept->console_of.assign(copy.console_of.size(), -1);
+  for (size_t key = 0; key < copy.console_of.size(); ++key) {
+    int16_t* link = &kept->console_of[key];
+    for (int k = copy.console_of[key]; k >= 0; k = copy.next_of[size_t(k)]) {
+      if (seen[size_t(k)] < 2) continue;
+      *link = int16_t(kept->after.size());
+      kept->after.push_back(copy.after[size_t(k)]);
+      kept->next_of.push_back(-1);
+      link = &kept->next_of.back();
+      kept->screens_of.push_back(copy.screens_of[size_t(k)]);
+      for (uint32_t r = copy.reads_of[size_t(k)]; r < copy.reads_of[size_t(k) + 1]; ++r) {
+        kept->read_at.push_back(copy.read_at[r]);
+        kept->read_value.push_back(copy.read_value[r]);
+      }
+      kept->reads_of.push_back(uint32_t(kept->read_at.size()));
+      for (uint32_t r = copy.kept_of[size_t(k)]; r < copy.kept_of[size_t(k) + 1]; ++r) {
+        kept->kept_at.push_back(copy.kept_at[r]);
+      }
+      kept->kept_of.push_back(uint32_t(kept->kept_at.size()));
+    }
+  }
+  return kept->after.empty() ? nullptr : kept;
+}
+
+// The trial of a copy keyed by TIA state (and timer, `by_timer`; and the
+// RAM the reset reads first, `by_ram`): every past's whole reset against
+// its key's console. Without RAM in the key, a past whose reset reads RAM
+// the past left there is tried again with those bytes at random values (8
+// times; once by timer, where the pasts are many). The copy of the
+// consoles seen twice, or null.
 std::shared_ptr<ResetCopy> try_copy(const AleSetup& s, const std::vector<Past>& pasts,
-                                    bool by_timer) {
-  auto copy = std::make_shared<ResetCopy>();
-  copy->by_timer = by_timer;
-  const size_t keys = AleResetCopy::kTiaKeys * (by_timer ? kRiotResetTimers : 1);
-  copy->console_of.assign(keys, -1);
-  copy->screens_of.assign(keys, -1);
-  std::vector<int> seen(keys, 0);
+                                    bool by_timer, bool by_ram) {
+  ResetCopy copy;
+  copy.by_timer = by_timer;
+  copy.by_ram = by_ram;
+  copy.console_of.assign(AleResetCopy::kTiaKeys * (by_timer ? kRiotResetTimers : 1), -1);
+  std::vector<int> seen;  // per console
   const size_t screens = pasts.front().pixels.size();
-  for (const Past& past : pasts) {
-    Past whole = past;
-    if (ale_reset(whole.console, s, whole.frames()) != ModeStatus::ok) return nullptr;
-    AleConsole keyed = past.console;  // the key's look at the timer may twist the RNG's words
-    const uint32_t key = ale_reset_copy_key(copy->view(), keyed);
-    if (seen[key]++ == 0) {
-      if (copy->after.empty()) {
+  std::deque<Past> trial(pasts.begin(), pasts.end());  // (grows: its elements stay put)
+  const int variants = by_ram ? 0 : by_timer ? 1 : 8;
+  std::mt19937 rng(1);
+  for (size_t p = 0; p < trial.size(); ++p) {
+    const Past& past = trial[p];
+    const WatchedReset reset = watched_reset(s, past);
+    if (reset.status != ModeStatus::ok) return nullptr;
+    if (p < pasts.size()) {
+      for (int v = 0; v < variants; ++v) {
+        Past variant = past;
+        for (uint32_t i = 0; i < 128; ++i) {
+          if (reset.watch.read_first[i]) variant.console.machine.riot.ram[i] = uint8_t(rng());
+        }
+        if (!(variant == past)) trial.push_back(std::move(variant));
+      }
+    }
+    // (A look at the timer may twist the RNG's words: on a copy of the past.)
+    AleConsole keyed = past.console;
+    const uint32_t key = ale_reset_copy_key(copy.view(), keyed);
+    int k = ale_reset_copy_console(copy.view(), keyed);
+    if (k < 0) {
+      if (copy.after.empty()) {
         // A reset draws 1 + cartridge RAM bytes (at most 2 KiB) from the
         // system RNG, and 2 per act of a mode selection from the
         // environment's; the other pasts check the counts.
         constexpr uint32_t kDrawLimit = 1u << 20;
+        const AleConsole& whole = reset.whole.console;
         const int64_t system_draws =
-            draws_between(past.console.system_rng, whole.console.system_rng, kDrawLimit);
-        const int64_t env_draws =
-            draws_between(past.console.env_rng, whole.console.env_rng, kDrawLimit);
+            draws_between(past.console.system_rng, whole.system_rng, kDrawLimit);
+        const int64_t env_draws = draws_between(past.console.env_rng, whole.env_rng, kDrawLimit);
         if (system_draws < 0 || env_draws < 0) return nullptr;
-        copy->system_draws = uint32_t(system_draws);
-        copy->env_draws = uint32_t(env_draws);
-        copy->frames_counted = uint32_t(whole.console.frame_number - past.console.frame_number);
+        copy.system_draws = uint32_t(system_draws);
+        copy.env_draws = uint32_t(env_draws);
+        copy.frames_counted = uint32_t(whole.frame_number - past.console.frame_number);
       }
-      copy->console_of[key] = int16_t(copy->after.size());
-      copy->after.push_back(whole.console);
-      // Keys often share screens: each different pair is kept once.
-      size_t k = 0;
-      while (k * screens < copy->screens.size() &&
-             std::memcmp(copy->screens.data() + k * screens, whole.pixels.data(), screens) != 0) {
-        ++k;
+      // The key's consoles: a new one last.
+      k = int(copy.after.size());
+      if (k == INT16_MAX) return nullptr;
+      int16_t* link = &copy.console_of[key];
+      while (*link >= 0) link = &copy.next_of[size_t(*link)];
+      *link = int16_t(k);
+      copy.after.push_back(reset.whole.console);
+      copy.next_of.push_back(-1);
+      for (uint32_t i = 0; i < 128; ++i) {
+        if (by_ram && reset.watch.read_first[i]) {
+          copy.read_at.push_back(uint8_t(i));
+          copy.read_value.push_back(past.console.machine.riot.ram[i]);
+        }
+        if (!reset.watch.written[i]) copy.kept_at.push_back(uint8_t(i));
       }
-      if (k * screens == copy->screens.size()) {
-        copy->screens.insert(copy->screens.end(), whole.pixels.begin(), whole.pixels.end());
+      copy.reads_of.push_back(uint32_t(copy.read_at.size()));
+      copy.kept_of.push_back(uint32_t(copy.kept_at.size()));
+      // Consoles often share screens: each different pair is kept once.
+      size_t pair = 0;
+      while (pair * screens < copy.screens.size() &&
+             std::memcmp(copy.screens.data() + pair * screens, reset.whole.pixels.data(),
+                         screens) != 0) {
+        ++pair;
       }
-      copy->screens_of[key] = int16_t(k);
+      if (pair * screens == copy.screens.size()) {
+        copy.screens.insert(copy.screens.end(), reset.whole.pixels.begin(),
+                            reset.whole.pixels.end());
+      }
+      copy.screens_of.push_back(int16_t(pair));
+      seen.push_back(0);
     }
+    ++seen[size_t(k)];
     Past copied = past;
-    ale_reset_or_copy(copied.console, s, copy->view(), copied.frames());
-    if (!(whole == copied)) return nullptr;
+    ale_reset_or_copy(copied.console, s, copy.view(), copied.frames());
+    if (!(reset.whole == copied)) return nullptr;
   }
-  bool any = false;
-  for (size_t key = 0; key < keys; ++key) {
-    if (seen[key] < 2) copy->console_of[key] = -1;
-    any |= copy->console_of[key] >= 0;
-  }
-  return any ? copy : nullptr;
+  return seen_twice(copy, seen);
 }
 
 // Keeps each different byte string of `size` bytes once, in `kept`.
@@ -159,34 +240,39 @@ class Distinct {
   std::unordered_map<size_t, std::vector<int32_t>> by_hash_;
 };
 
-// Adds to `copy` the consoles after each key's reset and its first acts
-// (AleResetCopy): up to `acts` acts, FIRE for up to `fire_acts` of them,
-// fewer FIRE acts where more would take over `max_bytes` (none if even one
-// would). `screens`: the bytes of a pair of screens. The keys' runs share
-// the machine's cores (Enduro: 36,000 acts).
+// Adds to `copy` the consoles after each of its consoles' reset and first
+// acts (AleResetCopy): up to `acts` acts, FIRE for up to `fire_acts` of
+// them, fewer FIRE acts where more would take over `max_bytes` (none if even
+// one would). `screens`: the bytes of a pair of screens. The consoles' runs
+// share the machine's cores (Enduro: 36,000 acts).
 void add_start_acts(ResetCopy& copy, const AleSetup& s, size_t screens, uint32_t fire_acts,
                     uint32_t acts, size_t max_bytes) {
-  const size_t keys = ale_reset_copy_keys(copy.view());
-  std::vector<size_t> copied_keys;
-  for (size_t key = 0; key < keys; ++key) {
-    if (copy.console_of[key] >= 0) copied_keys.push_back(key);
-  }
-  const size_t per_fire_acts = keys * acts;
+  const size_t copied = copy.after.size();
+  const size_t per_fire_acts = copied * acts;
   std::vector<int32_t> console_of(fire_acts * per_fire_acts, -1);
   std::vector<int32_t> screens_of(console_of.size(), -1);
   Distinct consoles(sizeof(AleCopiedState)), pairs(screens);
   std::mutex distinct;  // guards `consoles` and `pairs`
-  // Key `key`'s run of acts with FIRE held for `f`.
-  auto run = [&](uint32_t f, size_t key) {
-    Past past{copy.after[size_t(copy.console_of[key])], std::vector<uint8_t>(screens)};
-    std::memcpy(past.pixels.data(), copy.screens.data() + size_t(copy.screens_of[key]) * screens,
+  // Console k's run of acts with FIRE held for `f`.
+  auto run = [&](uint32_t f, size_t k) {
+    Past past{copy.after[k], std::vector<uint8_t>(screens)};
+    std::memcpy(past.pixels.data(), copy.screens.data() + size_t(copy.screens_of[k]) * screens,
                 screens);
-    const size_t first = f * per_fire_acts + key * acts;
+    // Where the reset left RAM bytes alone, the acts are watched: a copy
+    // would put the trial's values in the bytes they write.
+    RamWatch watch{};
+    AleSetup watched = s;
+    const uint32_t first_kept = copy.kept_of[k], kept_end = copy.kept_of[k + 1];
+    if (kept_end > first_kept) watched.console.ram_watch = &watch;
+    const size_t first = f * per_fire_acts + k * acts;
     for (uint32_t a = 0; a < acts; ++a) {
       if (a > 0) {
         const int action = a <= f ? int(Action::FIRE) : int(Action::NOOP);
-        ale_act(past.console, s, past.frames(), action, 1.0f);
+        ale_act(past.console, watched, past.frames(), action, 1.0f);
         if (ale_terminal(past.console)) return;  // a reset within the acts: they run
+        for (uint32_t r = first_kept; r < kept_end; ++r) {
+          if (watch.written[copy.kept_at[r]]) return;  // these acts run too
+        }
       }
       AleCopiedState state{};  // zero padding: equal states, equal bytes
       ale_take_copy(state, past.console);
@@ -199,7 +285,7 @@ void add_start_acts(ResetCopy& copy, const AleSetup& s, size_t screens, uint32_t
     }
   };
   const size_t workers =
-      std::min<size_t>(std::max(1u, std::thread::hardware_concurrency()), copied_keys.size());
+      std::min<size_t>(std::max(1u, std::thread::hardware_concurrency()), copied);
   uint32_t held = 0;
   for (uint32_t f = 0; f < fire_acts; ++f) {
     const size_t consoles_before = consoles.kept.size(), pairs_before = pairs.kept.size();
@@ -207,7 +293,7 @@ void add_start_acts(ResetCopy& copy, const AleSetup& s, size_t screens, uint32_t
     std::vector<std::thread> threads;
     for (size_t w = 0; w < workers; ++w) {
       threads.emplace_back([&] {
-        for (size_t k; (k = next++) < copied_keys.size();) run(f, copied_keys[k]);
+        for (size_t k; (k = next++) < copied;) run(f, k);
       });
     }
     for (std::thread& thread : threads) thread.join();
@@ -232,18 +318,20 @@ void add_start_acts(ResetCopy& copy, const AleSetup& s, size_t screens, uint32_t
 }
 
 // The pasts for a trial by timer: for each TIA key that two pasts or more
-// have, and each timer, two of those pasts with the system RNG at places
-// whose draw picks that timer. The places are successive draws from
-// `start`, which for a game that draws once per reset are places where
-// later resets draw.
-std::vector<Past> timer_pasts(const std::vector<Past>& pasts, const Mt19937& start) {
+// have, and each timer, `per_timer` of those pasts (all of them, at most)
+// with the system RNG at places whose draw picks that timer. The places are
+// successive draws from `start`, which for a game that draws once per reset
+// are places where later resets draw.
+std::vector<Past> timer_pasts(const std::vector<Past>& pasts, const Mt19937& start,
+                              size_t per_timer) {
+  constexpr size_t kPlaces = 2;
   std::vector<std::vector<Mt19937>> places(kRiotResetTimers);
   Mt19937 rng = start;
   for (uint32_t filled = 0, draws = 0; filled < kRiotResetTimers && draws < 100000; ++draws) {
     std::vector<Mt19937>& timer = places[riot_reset_timer_index(mt19937_peek(rng))];
-    if (timer.size() < 2) {
+    if (timer.size() < kPlaces) {
       timer.push_back(rng);
-      filled += timer.size() == 2;
+      filled += timer.size() == kPlaces;
     }
     mt19937_discard(rng, 1);
   }
@@ -256,9 +344,10 @@ std::vector<Past> timer_pasts(const std::vector<Past>& pasts, const Mt19937& sta
   for (const std::vector<const Past*>& same_key : by_key) {
     if (same_key.size() < 2) continue;
     for (uint32_t timer = 0; timer < kRiotResetTimers; ++timer) {
-      for (size_t r = 0; r < places[timer].size(); ++r) {
+      if (places[timer].empty()) continue;
+      for (size_t r = 0; r < std::min(per_timer, same_key.size()); ++r) {
         out.push_back(*same_key[(timer + r) % same_key.size()]);
-        out.back().console.system_rng = places[timer][r];
+        out.back().console.system_rng = places[timer][r % places[timer].size()];
       }
     }
   }
@@ -286,11 +375,37 @@ std::shared_ptr<const ResetCopy> make_reset_copy(const Console& prototype, int m
   std::mt19937 rng(seed);
   for (uint8_t& byte : over.console.machine.riot.ram) byte = uint8_t(rng());
   pasts.push_back(over);
+  for (int frames : {8, 37}) {  // early in an episode
+    Past early = pasts[2];
+    play(early, s, seed++, frames, false);
+    pasts.push_back(early);
+  }
+  // Played pasts with the system RNG where the 3rd to 6th resets draw: other
+  // starting timers.
+  const uint32_t draws_per_reset = 1 + mapper_ram_bytes(s.console.mapper);
+  for (uint32_t later = 2; later < 6; ++later) {
+    Past past = pasts[1 + later];
+    mt19937_discard(past.console.system_rng, later * draws_per_reset);
+    pasts.push_back(past);
+  }
 
-  std::shared_ptr<ResetCopy> copy = try_copy(s, pasts, false);
-  // By timer where the timer is all a reset draws.
-  if (!copy && mapper_ram_bytes(s.console.mapper) == 0) {
-    copy = try_copy(s, timer_pasts(pasts, pasts.front().console.system_rng), true);
+  const Mt19937& start = pasts.front().console.system_rng;
+  std::shared_ptr<ResetCopy> copy = try_copy(s, pasts, false, false);
+  // By timer, and by the RAM the reset reads, where the timer is all a reset
+  // draws.
+  if (mapper_ram_bytes(s.console.mapper) == 0) {
+    if (!copy) copy = try_copy(s, timer_pasts(pasts, start, 2), true, false);
+    if (!copy) {
+      // More pasts of play: a console holds for the RAM values of its pasts.
+      std::vector<Past> ram_pasts = pasts;
+      for (int frames : {60, 150, 400, 800, 1200, 2400}) {
+        Past played = rebuilt(prototype, seed, mode, difficulty);
+        play(played, s, seed++, frames, false);
+        ram_pasts.push_back(played);
+      }
+      copy = try_copy(s, ram_pasts, false, true);
+      if (!copy) copy = try_copy(s, timer_pasts(ram_pasts, start, ram_pasts.size()), true, true);
+    }
   }
   if (copy) {
     add_start_acts(*copy, s, pasts.front().pixels.size(), kCopiedStartFireActs, kCopiedStartActs,

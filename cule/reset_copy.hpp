@@ -7,23 +7,32 @@
 // timer and cartridge RAM from the system RNG, which every console seeds
 // alike. Many games clear all of that before it can show, so their reset
 // ends in one state per TIA key; others start their game by the timer (one
-// state per TIA key and timer), and some keep RAM through the reset. Which
-// is which is found by trying: the reset is run from consoles of different
-// pasts (just built, random play of different lengths, odd and even, from
-// different seeds, a game just over, a RAM of random bytes, the system RNG
-// at a later reset's place). A key's copy is the first result for that key,
-// kept when a second past of the key gives it too; the whole copy is
-// dropped when any past's result differs from its key's copy in any byte of
-// the console or of the screens. By TIA key alone first; where that fails
-// and the game has no cartridge RAM, by TIA key and timer, each timer tried
-// from two pasts of each TIA key. That is a sample of pasts, not a proof
-// over all of them: EnvConfig::run_full_resets turns copies off, and the
-// tests compare the two on every game.
+// state per TIA key and timer), and some read RAM they kept through the
+// reset. Which is which is found by trying: the reset is run from consoles
+// of different pasts (just built, random play of different lengths, odd and
+// even, from different seeds, early in an episode, a game just over, a RAM
+// of random bytes, the system RNG where later resets draw), watching which
+// RAM bytes it reads before writing them and which it never writes
+// (RamWatch); a past whose reset reads such bytes is tried again with them
+// at random values. A key's console is the first result for that key, kept
+// when a second past of the key gives it too; the whole copy is dropped
+// when any past's result differs from its key's console in any byte of the
+// console or of the screens (the bytes the reset never wrote keep the
+// past's values in both). By TIA key alone first; where that fails and the
+// game has no cartridge RAM, by TIA key and timer, each timer tried from
+// two pasts of each TIA key; then the same two with consoles that hold only
+// for the values of the RAM bytes their reset read first (a past whose RAM
+// has other values makes a console of its own), from more pasts of play,
+// each timer from every past. A reset from a RAM with those values runs as
+// the trial's did, so what such a key leaves out is the rest of the past's
+// state, which the trial varies. That is a sample of pasts, not a proof over
+// all of them: EnvConfig::run_full_resets turns copies off, and the tests
+// compare the two on every game.
 //
 // From a copied reset an episode's first acts (FIRE held for a few frames,
-// then no-ops) depend on nothing else, so the copy also holds each key's
-// consoles after them, run once here, each different console and pair of
-// screens once.
+// then no-ops) depend on nothing else, so the copy also holds each
+// console's consoles after them, run once here, each different console and
+// pair of screens once.
 #pragma once
 
 #include <cstdint>
@@ -37,38 +46,48 @@ namespace cule {
 
 //! The host's copy of one game's reset (see the file's comment).
 struct ResetCopy {
-  std::vector<AleConsole> after;    //!< the consoles after the reset
-  std::vector<uint8_t> screens;     //!< their screens (each different pair once)
-  std::vector<int16_t> console_of;  //!< per key: its console (-1: none)
-  std::vector<int16_t> screens_of;  //!< per key: its screens
+  std::vector<AleConsole> after;      //!< the consoles after the reset
+  std::vector<uint8_t> screens;       //!< their screens (each different pair once)
+  std::vector<int16_t> console_of;    //!< per key: its first console (-1: none)
+  std::vector<int16_t> next_of;       //!< per console: the next of its key (-1: none)
+  std::vector<int16_t> screens_of;    //!< per console: its screens
+  std::vector<uint32_t> reads_of{0};  //!< per console + 1: its entries in read_at, read_value
+  std::vector<uint8_t> read_at;       //!< RAM bytes the reset read before writing them
+  std::vector<uint8_t> read_value;    //!< ... and their values
+  std::vector<uint32_t> kept_of{0};   //!< per console + 1: its entries in kept_at
+  std::vector<uint8_t> kept_at;       //!< RAM bytes the reset never wrote
   bool by_timer = false;
+  bool by_ram = false;  //!< consoles hold for the values of the RAM their reset read
   uint32_t system_draws = 0;
   uint32_t env_draws = 0;
   uint32_t frames_counted = 0;
   // The consoles after the reset and its first acts (AleResetCopy).
   std::vector<AleCopiedState> acts_after;  //!< each different console once
   std::vector<uint8_t> acts_screens;       //!< each different pair of screens once
-  std::vector<int32_t> acts_console_of;    //!< per (FIRE acts, key, acts): in acts_after (-1: none)
-  std::vector<int32_t> acts_screens_of;    //!< ... and in acts_screens
-  uint32_t fire_acts = 0;                  //!< FIRE acts < this are held
-  uint32_t acts = 0;                       //!< acts < this are held (0: none)
+  std::vector<int32_t>
+      acts_console_of;  //!< per (FIRE acts, console, acts): in acts_after (-1: none)
+  std::vector<int32_t> acts_screens_of;  //!< ... and in acts_screens
+  uint32_t fire_acts = 0;                //!< FIRE acts < this are held
+  uint32_t acts = 0;                     //!< acts < this are held (0: none)
 
   //! The copy as the emulator takes it (pointers into this object).
   AleResetCopy view() const {
-    AleResetCopy view{after.data(),
-                      screens.data(),
-                      console_of.data(),
-                      screens_of.data(),
-                      uint32_t(by_timer),
-                      system_draws,
-                      env_draws,
-                      frames_counted,
-                      nullptr,
-                      nullptr,
-                      nullptr,
-                      nullptr,
-                      0,
-                      0};
+    AleResetCopy view{};
+    view.after = after.data();
+    view.screens = screens.data();
+    view.console_of = console_of.data();
+    view.next_of = next_of.data();
+    view.screens_of = screens_of.data();
+    view.reads_of = reads_of.data();
+    view.read_at = read_at.data();
+    view.read_value = read_value.data();
+    view.kept_of = kept_of.data();
+    view.kept_at = kept_at.data();
+    view.consoles = uint32_t(after.size());
+    view.by_timer = uint32_t(by_timer);
+    view.system_draws = system_draws;
+    view.env_draws = env_draws;
+    view.frames_counted = frames_counted;
     if (acts > 0) {
       view.acts_after = acts_after.data();
       view.acts_screens = acts_screens.data();
@@ -95,8 +114,8 @@ constexpr uint32_t kCopiedStartFireActs = 8;
 //! env_rebuild builds them with `mode` and `difficulty` (-1: the game's
 //! default), or null when a console tried resets to something else (or no
 //! key's copy was seen twice). The answer is kept for the process's life
-//! (the trial plays some 9,000 frames and runs up to some 300 resets), so
-//! batches of one game share it.
+//! (the trial plays up to some 12,000 frames and runs from 20 to some 2,500
+//! resets), so batches of one game share it.
 std::shared_ptr<const ResetCopy> find_reset_copy(const Console& prototype, int mode,
                                                  int difficulty);
 

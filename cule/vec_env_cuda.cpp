@@ -22,8 +22,8 @@ namespace {
 
 // Device stack per thread: a reset's mode selection runs the whole console
 // several calls deep, and Klax's look at its cartridge RAM copies a console
-// (ptxas, sm_90: 5,472 bytes for the reset kernel, 5,456 for the step's
-// resets, 3,264 for the step kernel; 3,536 for it built for 16 blocks per
+// (ptxas, sm_90: 5,680 bytes for the reset kernel, 5,664 for the step's
+// resets, 3,360 for the step kernel; 3,536 for it built for 16 blocks per
 // SM before the episode starts were copies, check.sh --sweep).
 // The driver reserves it for every thread the GPU can hold, so it is kept
 // small.
@@ -37,12 +37,15 @@ void upload(DeviceArray<T>& to, const T* from, size_t count, cudaStream_t stream
              "copy to the device");
 }
 
-// The elements of a device array for one part of a game's reset copy: one
-// unused element where there is none, as no allocation is empty.
+// One part of a game's reset copy in device memory (one unused element
+// where there is none, as no allocation is empty).
 template <typename T>
-size_t copy_elements(const VecEnv::Game& game, std::vector<T> ResetCopy::*part) {
+DeviceArray<T> copy_part(const VecEnv::Game& game, std::vector<T> ResetCopy::*part) {
   const ResetCopy* copy = game.reset_copy.get();
-  return copy && !(copy->*part).empty() ? (copy->*part).size() : 1;
+  const std::vector<T>* values = copy ? &(copy->*part) : nullptr;
+  DeviceArray<T> array(values && !values->empty() ? values->size() : 1);
+  if (values) upload(array, values->data(), values->size());
+  return array;
 }
 
 // One game's part of the batch in device memory: its ROM, palette and the
@@ -54,10 +57,12 @@ struct DeviceGame {
   DeviceArray<Palette> palette;
   DeviceArray<AleConsole> constructed;
   DeviceArray<uint8_t> constructed_pixels;
-  // The reset's copy, where the game has one.
+  // The reset's copy, where the game has one (see AleResetCopy).
   DeviceArray<AleConsole> reset_after;
   DeviceArray<uint8_t> reset_screens;
-  DeviceArray<int16_t> reset_console_of, reset_screens_of;
+  DeviceArray<int16_t> reset_console_of, reset_next_of, reset_screens_of;
+  DeviceArray<uint32_t> reset_reads_of, reset_kept_of;
+  DeviceArray<uint8_t> reset_read_at, reset_read_value, reset_kept_at;
   // ... and the consoles after its first acts, where it holds them.
   DeviceArray<AleCopiedState> acts_after;
   DeviceArray<uint8_t> acts_screens;
@@ -71,14 +76,20 @@ struct DeviceGame {
         palette(1),
         constructed(1),
         constructed_pixels(game.prototype->constructed().frames.size()),
-        reset_after(copy_elements(game, &ResetCopy::after)),
-        reset_screens(copy_elements(game, &ResetCopy::screens)),
-        reset_console_of(copy_elements(game, &ResetCopy::console_of)),
-        reset_screens_of(copy_elements(game, &ResetCopy::screens_of)),
-        acts_after(copy_elements(game, &ResetCopy::acts_after)),
-        acts_screens(copy_elements(game, &ResetCopy::acts_screens)),
-        acts_console_of(copy_elements(game, &ResetCopy::acts_console_of)),
-        acts_screens_of(copy_elements(game, &ResetCopy::acts_screens_of)) {
+        reset_after(copy_part(game, &ResetCopy::after)),
+        reset_screens(copy_part(game, &ResetCopy::screens)),
+        reset_console_of(copy_part(game, &ResetCopy::console_of)),
+        reset_next_of(copy_part(game, &ResetCopy::next_of)),
+        reset_screens_of(copy_part(game, &ResetCopy::screens_of)),
+        reset_reads_of(copy_part(game, &ResetCopy::reads_of)),
+        reset_kept_of(copy_part(game, &ResetCopy::kept_of)),
+        reset_read_at(copy_part(game, &ResetCopy::read_at)),
+        reset_read_value(copy_part(game, &ResetCopy::read_value)),
+        reset_kept_at(copy_part(game, &ResetCopy::kept_at)),
+        acts_after(copy_part(game, &ResetCopy::acts_after)),
+        acts_screens(copy_part(game, &ResetCopy::acts_screens)),
+        acts_console_of(copy_part(game, &ResetCopy::acts_console_of)),
+        acts_screens_of(copy_part(game, &ResetCopy::acts_screens_of)) {
     const std::vector<uint8_t>& image = game.prototype->rom().image();
     upload(rom, image.data(), image.size());
     upload(palette, game.setup.palette, 1);
@@ -87,24 +98,24 @@ struct DeviceGame {
     upload(constructed_pixels, state.frames.data(), state.frames.size());
     setup.ale.console.rom = rom.data;
     setup.palette = palette.data;
-    if (const ResetCopy* copy = game.reset_copy.get()) {
-      upload(reset_after, copy->after.data(), copy->after.size());
-      upload(reset_screens, copy->screens.data(), copy->screens.size());
-      upload(reset_console_of, copy->console_of.data(), copy->console_of.size());
-      upload(reset_screens_of, copy->screens_of.data(), copy->screens_of.size());
-      setup.reset_copy.after = reset_after.data;
-      setup.reset_copy.screens = reset_screens.data;
-      setup.reset_copy.console_of = reset_console_of.data;
-      setup.reset_copy.screens_of = reset_screens_of.data;
-      if (copy->acts > 0) {
-        upload(acts_after, copy->acts_after.data(), copy->acts_after.size());
-        upload(acts_screens, copy->acts_screens.data(), copy->acts_screens.size());
-        upload(acts_console_of, copy->acts_console_of.data(), copy->acts_console_of.size());
-        upload(acts_screens_of, copy->acts_screens_of.data(), copy->acts_screens_of.size());
-        setup.reset_copy.acts_after = acts_after.data;
-        setup.reset_copy.acts_screens = acts_screens.data;
-        setup.reset_copy.acts_console_of = acts_console_of.data;
-        setup.reset_copy.acts_screens_of = acts_screens_of.data;
+    if (game.reset_copy) {
+      // The host's view with device pointers (sizes and counts as they are).
+      AleResetCopy& copy = setup.reset_copy;
+      copy.after = reset_after.data;
+      copy.screens = reset_screens.data;
+      copy.console_of = reset_console_of.data;
+      copy.next_of = reset_next_of.data;
+      copy.screens_of = reset_screens_of.data;
+      copy.reads_of = reset_reads_of.data;
+      copy.read_at = reset_read_at.data;
+      copy.read_value = reset_read_value.data;
+      copy.kept_of = reset_kept_of.data;
+      copy.kept_at = reset_kept_at.data;
+      if (copy.acts > 0) {
+        copy.acts_after = acts_after.data;
+        copy.acts_screens = acts_screens.data;
+        copy.acts_console_of = acts_console_of.data;
+        copy.acts_screens_of = acts_screens_of.data;
       }
     }
   }

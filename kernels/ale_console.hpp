@@ -254,33 +254,51 @@ struct AleCopiedState {
 //! two screens. The TIA keeps through a reset the buffer it draws into and
 //! whether the last frame ended partial (and greyed out), and the reset draws
 //! the RIOT's starting timer; the result can depend on those, so a copy holds
-//! one console per key (ale_reset_copy_key) that it found. The timer is part
+//! consoles per key (ale_reset_copy_key) that it found. The timer is part
 //! of the key only for a copy `by_timer` (of a game without cartridge RAM,
-//! whose reset draws nothing else). cule/reset_copy.cpp makes the copy and
-//! checks it against the whole reset; the pointers are host or device
-//! memory, as the backend's.
+//! whose reset draws nothing else).
+//!
+//! The reset keeps RIOT RAM too. A console of the copy holds where the RAM
+//! bytes its reset read before writing them (noted by a RamWatch) have the
+//! values they had in the trial, and the bytes its reset never wrote keep
+//! their values; a key's consoles form a list, tried in turn. Most games
+//! clear RAM before reading it: their consoles read none. cule/reset_copy.cpp
+//! makes the copy and checks it against the whole reset; the pointers are
+//! host or device memory, as the backend's.
 //!
 //! An episode starts with a few acts after the reset (FIRE, no-ops), and
 //! from a copied reset those depend on nothing but the acts: the copy also
-//! holds, per key, the consoles after `a` acts (a < acts): FIRE for the
+//! holds, per console, the consoles after `a` acts (a < acts): FIRE for the
 //! first f of them (f < fire_acts) and NOOP after, up to the first act that
-//! ends the game. Acts draw nothing from the system RNG and nothing reads
-//! the frame counters, so those consoles are exact by construction
-//! (cule/reset_copy.cpp runs them; see ale_reset_acts_as_copy).
+//! ends the game or writes a RAM byte the reset kept. Acts draw nothing from
+//! the system RNG and nothing reads the frame counters, so those consoles are
+//! exact by construction (cule/reset_copy.cpp runs them; see
+//! ale_reset_acts_as_copy).
 struct AleResetCopy {
   static constexpr uint32_t kTiaKeys = 8;
   const AleConsole* after;    //!< the consoles; null: no copy, every reset is run
   const uint8_t* screens;     //!< screens, 2 x FrameBuffers::size bytes each
-  const int16_t* console_of;  //!< per key: its console in `after` (-1: none, the reset runs)
-  const int16_t* screens_of;  //!< per key: its screens
-  uint32_t by_timer;          //!< keys are kTiaKeys x kRiotResetTimers (else kTiaKeys)
-  uint32_t system_draws;      //!< the reset's draws from the system RNG
-  uint32_t env_draws;         //!< ... and from the environment RNG (mode selection)
-  uint32_t frames_counted;    //!< its frames ALE counts in getFrameNumber
+  const int16_t* console_of;  //!< per key: its first console in `after` (-1: none, the reset runs)
+  const int16_t* next_of;     //!< per console: the next console of its key (-1: none)
+  const int16_t* screens_of;  //!< per console: its screens
+  // Per console k, the entries [reads_of[k], reads_of[k + 1]) of `read_at`
+  // and `read_value`: the RAM bytes (address & 0x7F) its reset read before
+  // writing them, and their values; and [kept_of[k], kept_of[k + 1]) of
+  // `kept_at`: the bytes it never wrote.
+  const uint32_t* reads_of;
+  const uint8_t* read_at;
+  const uint8_t* read_value;
+  const uint32_t* kept_of;
+  const uint8_t* kept_at;
+  uint32_t consoles;        //!< how many consoles `after` holds
+  uint32_t by_timer;        //!< keys are kTiaKeys x kRiotResetTimers (else kTiaKeys)
+  uint32_t system_draws;    //!< the reset's draws from the system RNG
+  uint32_t env_draws;       //!< ... and from the environment RNG (mode selection)
+  uint32_t frames_counted;  //!< its frames ALE counts in getFrameNumber
   // The consoles after the reset and its first acts (null: none).
   const AleCopiedState* acts_after;  //!< the consoles, each different one once
   const uint8_t* acts_screens;       //!< their screens, each different pair once
-  const int32_t* acts_console_of;    //!< per (FIRE acts, key, acts): in `acts_after` (-1: none)
+  const int32_t* acts_console_of;    //!< per (FIRE acts, console, acts): in `acts_after` (-1: none)
   const int32_t* acts_screens_of;    //!< ... and in `acts_screens`
   uint32_t fire_acts;                //!< FIRE acts < this are held
   uint32_t acts;                     //!< acts < this are held
@@ -334,25 +352,47 @@ CULE_HD inline void ale_take_copy(To& c, const From& after) {
   c.mode_rules_started = after.mode_rules_started;
 }
 
-//! The console `copy` holds for `c`'s reset (-1: none for its key, mode and
-//! difficulty), and the key in `key`.
-CULE_HD inline int ale_reset_copy_console(const AleResetCopy& copy, AleConsole& c, uint32_t& key) {
-  if (!copy.after) return -1;
-  key = ale_reset_copy_key(copy, c);
-  const int k = copy.console_of[key];
-  if (k < 0 || copy.after[k].mode != c.mode || copy.after[k].difficulty != c.difficulty) return -1;
-  return k;
+//! Whether `c`'s RAM has the values console k of `copy` read.
+CULE_HD inline bool ale_reset_copy_reads_match(const AleResetCopy& copy, int k,
+                                               const AleConsole& c) {
+  for (uint32_t r = copy.reads_of[k]; r < copy.reads_of[k + 1]; ++r) {
+    if (c.machine.riot.ram[copy.read_at[r]] != copy.read_value[r]) return false;
+  }
+  return true;
 }
 
-//! Puts in `c` a console `copy` holds, `after`, with its screens (pair
-//! `screens` of `screens_base`), as the reset and `acts` acts after it leave
-//! `c`: its RNGs and frame counter move on by their draws and frames.
+//! The console `copy` holds for `c`'s reset (-1: none for its key, RAM,
+//! mode and difficulty).
+CULE_HD inline int ale_reset_copy_console(const AleResetCopy& copy, AleConsole& c) {
+  if (!copy.after) return -1;
+  for (int k = copy.console_of[ale_reset_copy_key(copy, c)]; k >= 0; k = copy.next_of[k]) {
+    if (copy.after[k].mode == c.mode && copy.after[k].difficulty == c.difficulty &&
+        ale_reset_copy_reads_match(copy, k, c)) {
+      return k;
+    }
+  }
+  return -1;
+}
+
+//! Puts in `c` a console `copy` holds, `after` (held for copy console k),
+//! with its screens (pair `screens` of `screens_base`), as the reset and
+//! `acts` acts after it leave `c`: the RAM bytes the reset never wrote keep
+//! their values, and its RNGs and frame counter move on by their draws and
+//! frames.
 template <typename Copied>
-CULE_HD inline void ale_take_reset_copy(AleConsole& c, const AleResetCopy& copy,
+CULE_HD inline void ale_take_reset_copy(AleConsole& c, const AleResetCopy& copy, int k,
                                         const Copied& after, const uint8_t* screens_base,
                                         uint32_t screens, uint32_t acts,
                                         const FrameBuffers& frames) {
+  const uint32_t first_kept = copy.kept_of[k], kept_end = copy.kept_of[k + 1];
+  uint8_t kept[128];
+  for (uint32_t r = first_kept; r < kept_end; ++r) {
+    kept[r - first_kept] = c.machine.riot.ram[copy.kept_at[r]];
+  }
   ale_take_copy(c, after);
+  for (uint32_t r = first_kept; r < kept_end; ++r) {
+    c.machine.riot.ram[copy.kept_at[r]] = kept[r - first_kept];
+  }
   mt19937_discard(c.system_rng, copy.system_draws);
   mt19937_discard(c.env_rng, copy.env_draws + 2 * acts);  // ale_act draws twice
   c.frame_number += copy.frames_counted + acts;
@@ -363,10 +403,9 @@ CULE_HD inline void ale_take_reset_copy(AleConsole& c, const AleResetCopy& copy,
 //! ALE's reset_game (ale_reset) of `c`, as a copy where `copy` has one.
 CULE_HD inline ModeStatus ale_reset_or_copy(AleConsole& c, const AleSetup& s,
                                             const AleResetCopy& copy, const FrameBuffers& frames) {
-  uint32_t key = 0;
-  const int k = ale_reset_copy_console(copy, c, key);
+  const int k = ale_reset_copy_console(copy, c);
   if (k < 0) return ale_reset(c, s, frames);
-  ale_take_reset_copy(c, copy, copy.after[k], copy.screens, uint32_t(copy.screens_of[key]), 0,
+  ale_take_reset_copy(c, copy, k, copy.after[k], copy.screens, uint32_t(copy.screens_of[k]), 0,
                       frames);
   return ModeStatus::ok;
 }
@@ -379,12 +418,12 @@ CULE_HD inline bool ale_reset_acts_as_copy(AleConsole& c, const AleResetCopy& co
                                            const FrameBuffers& frames, uint32_t acts,
                                            uint32_t fire_acts) {
   if (!copy.acts_after || acts >= copy.acts || fire_acts >= copy.fire_acts) return false;
-  uint32_t key = 0;
-  if (ale_reset_copy_console(copy, c, key) < 0) return false;
-  const size_t entry = (size_t(fire_acts) * ale_reset_copy_keys(copy) + key) * copy.acts + acts;
-  const int32_t k = copy.acts_console_of[entry];
-  if (k < 0) return false;  // the game ended within those acts
-  ale_take_reset_copy(c, copy, copy.acts_after[k], copy.acts_screens,
+  const int k = ale_reset_copy_console(copy, c);
+  if (k < 0) return false;
+  const size_t entry = (size_t(fire_acts) * copy.consoles + size_t(k)) * copy.acts + acts;
+  const int32_t held = copy.acts_console_of[entry];
+  if (held < 0) return false;  // the game ended within those acts, or they wrote a kept byte
+  ale_take_reset_copy(c, copy, k, copy.acts_after[held], copy.acts_screens,
                       uint32_t(copy.acts_screens_of[entry]), acts, frames);
   return true;
 }

@@ -328,12 +328,12 @@ TEST(VecEnv, CopiedResetsLeaveWhatFullResetsLeave) {
 // its first acts (FIRE held for a few frames, then no-ops; cule/reset_copy.hpp)
 // leaves every environment, RNGs and sticky-action draws included, exactly
 // as running those acts after ALE's whole reset does. Games with FIRE resets
-// and without, keyed by TIA state and by timer; the ale-py ones where its
-// ROMs are installed.
+// and without, keyed by TIA state and by timer, one whose reset keeps RAM
+// (Seaquest); the ale-py ones where its ROMs are installed.
 TEST(VecEnv, CopiedEpisodeStartsLeaveWhatRunningThemLeaves) {
   std::vector<Rom> roms{catch_cartridge()};
   const std::filesystem::path ale = testing::ale_roms_dir();
-  for (const char* game : {"breakout", "enduro", "ms_pacman"}) {
+  for (const char* game : {"breakout", "enduro", "ms_pacman", "seaquest"}) {
     if (!ale.empty()) roms.push_back(Rom::load((ale / (std::string(game) + ".bin")).string()));
   }
   EnvConfig config = busy_config(2);
@@ -368,6 +368,52 @@ TEST(VecEnv, CopiedEpisodeStartsLeaveWhatRunningThemLeaves) {
     }
   }
   if (ale.empty()) GTEST_SKIP() << "catch only; " << testing::kNoAleRoms;
+}
+
+// Games whose reset reads RAM the past left there: copies in which the
+// bytes the reset never writes keep their values (Seaquest, Venture, by
+// timer), and copies that hold only for the values of the bytes their reset
+// read first (Kung-Fu Master, Time Pilot, by timer too). From consoles of
+// many pasts of play, a reset taken from the copy where one holds leaves
+// exactly what ALE's whole reset leaves.
+TEST(VecEnv, ResetCopiesOfGamesWhoseResetReadsRam) {
+  const std::filesystem::path ale = testing::ale_roms_dir();
+  if (ale.empty()) GTEST_SKIP() << testing::kNoAleRoms;
+  const std::vector<std::pair<const char*, bool>> games{
+      {"seaquest", false}, {"venture", false}, {"kung_fu_master", true}, {"time_pilot", true}};
+  for (const auto& [game, by_ram] : games) {
+    SCOPED_TRACE(game);
+    Console console(Rom::load((ale / (std::string(game) + ".bin")).string()));
+    const std::shared_ptr<const ResetCopy> copy = find_reset_copy(console, -1, -1);
+    ASSERT_TRUE(copy != nullptr);
+    EXPECT_EQ(copy->by_ram, by_ram);
+    EXPECT_FALSE(copy->kept_at.empty() && copy->read_at.empty()) << "the reset keeps RAM";
+    const AleSetup& s = console.setup();
+    std::mt19937 rng(11);
+    int pasts = 0, copied = 0;
+    for (int run = 0; run < 4; ++run) {
+      console.restore_state(console.constructed());
+      console.reset();
+      for (int frame = 0; frame < 2000; ++frame) {
+        console.act(int(rng() % kNumActions));
+        if (console.terminal()) console.reset();
+        if (rng() % 97 != 0) continue;
+        // This past's reset, whole and from the copy.
+        Console::Snapshot whole = console.clone_state(), taken = whole;
+        const FrameBuffers whole_frames{whole.frames.data(), uint32_t(whole.frames.size() / 2)};
+        const FrameBuffers taken_frames{taken.frames.data(), uint32_t(taken.frames.size() / 2)};
+        ale_reset(whole.state, s, whole_frames);
+        AleConsole looked = taken.state;
+        copied += ale_reset_copy_console(copy->view(), looked) >= 0;
+        ale_reset_or_copy(taken.state, s, copy->view(), taken_frames);
+        ASSERT_EQ(std::memcmp(&whole.state, &taken.state, sizeof whole.state), 0)
+            << "run " << run << " frame " << frame;
+        ASSERT_EQ(whole.frames, taken.frames) << "run " << run << " frame " << frame;
+        ++pasts;
+      }
+    }
+    EXPECT_GT(copied, 0) << "of " << pasts << " resets";
+  }
 }
 
 TEST(VecEnv, RejectsGamesThatCannotShareABatch) {
