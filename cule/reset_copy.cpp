@@ -405,6 +405,16 @@ std::shared_ptr<const ResetCopy> make_reset_copy(const Console& prototype, int m
       }
       copy = try_copy(s, ram_pasts, false, true);
       if (!copy) copy = try_copy(s, timer_pasts(ram_pasts, start, ram_pasts.size()), true, true);
+      // Where no other past of play would take one of its consoles, the
+      // copy would cost memory and set-up time for nothing.
+      bool taken = false;
+      for (int frames : {100, 250, 500, 700, 1000, 1300, 1700, 2000}) {
+        if (!copy || taken) break;
+        Past played = rebuilt(prototype, seed, mode, difficulty);
+        play(played, s, seed++, frames, false);
+        taken = ale_reset_copy_console(copy->view(), played.console) >= 0;
+      }
+      if (!taken) copy = nullptr;
     }
   }
   if (copy) {

@@ -23,11 +23,13 @@
 // two pasts of each TIA key; then the same two with consoles that hold only
 // for the values of the RAM bytes their reset read first (a past whose RAM
 // has other values makes a console of its own), from more pasts of play,
-// each timer from every past. A reset from a RAM with those values runs as
-// the trial's did, so what such a key leaves out is the rest of the past's
-// state, which the trial varies. That is a sample of pasts, not a proof over
-// all of them: EnvConfig::run_full_resets turns copies off, and the tests
-// compare the two on every game.
+// each timer from every past; such a copy is dropped where none of 8 other
+// pasts of play would take one of its consoles (their RAM values vary with
+// play). A reset from a RAM with those values runs as the trial's did, so
+// what such a key leaves out is the rest of the past's state, which the
+// trial varies. That is a sample of pasts, not a proof over all of them:
+// EnvConfig::run_full_resets turns copies off, and the tests compare the
+// two on every game.
 //
 // From a copied reset an episode's first acts (FIRE held for a few frames,
 // then no-ops) depend on nothing else, so the copy also holds each
