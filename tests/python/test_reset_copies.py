@@ -54,10 +54,11 @@ def _reset_after(rom, frames: int):
     return np.array(console.ram()), np.array(console.screen())
 
 
-def test_resets_that_depend_on_the_past_are_copied_only_where_exact():
-    """The games seen to keep RAM through ALE's reset are copied only where
-    the RAM their reset reads has the values of the copy's trial: long
-    episodes of them (resets from long pasts of play) run as full resets do."""
+def test_copied_resets_of_games_that_keep_ram_are_exact():
+    """The games seen to keep RAM through ALE's reset, where copied (the
+    bytes their reset never writes keep their values, and some copies hold
+    only for the values of the bytes their reset reads first): long episodes
+    of them, resets from long pasts of play, run as full resets do."""
     dependent = []
     for game in cule.list_games():
         rom = resolve_rom(game)
