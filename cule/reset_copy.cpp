@@ -134,7 +134,7 @@ std::shared_ptr<ResetCopy> try_copy(const AleSetup& s, const std::vector<Past>& 
   ResetCopy copy;
   copy.by_timer = by_timer;
   copy.by_ram = by_ram;
-  copy.console_of.assign(AleResetCopy::kTiaKeys * (by_timer ? kRiotResetTimers : 1), -1);
+  copy.console_of.assign(ale_reset_copy_keys(copy.view()), -1);
   std::vector<int> seen;  // per console
   const size_t screens = pasts.front().pixels.size();
   std::deque<Past> trial(pasts.begin(), pasts.end());  // (grows: its elements stay put)

@@ -72,33 +72,39 @@ struct ResetCopy {
   uint32_t fire_acts = 0;                //!< FIRE acts < this are held
   uint32_t acts = 0;                     //!< acts < this are held (0: none)
 
-  //! The copy as the emulator takes it (pointers into this object).
-  AleResetCopy view() const {
+  //! The copy as the emulator takes it, each part's pointer from
+  //! `place(part)`: its data here (view()), or a backend's copy of it.
+  template <class Place>
+  AleResetCopy view_placed(Place&& place) const {
     AleResetCopy view{};
-    view.after = after.data();
-    view.screens = screens.data();
-    view.console_of = console_of.data();
-    view.next_of = next_of.data();
-    view.screens_of = screens_of.data();
-    view.reads_of = reads_of.data();
-    view.read_at = read_at.data();
-    view.read_value = read_value.data();
-    view.kept_of = kept_of.data();
-    view.kept_at = kept_at.data();
+    view.after = place(after);
+    view.screens = place(screens);
+    view.console_of = place(console_of);
+    view.next_of = place(next_of);
+    view.screens_of = place(screens_of);
+    view.reads_of = place(reads_of);
+    view.read_at = place(read_at);
+    view.read_value = place(read_value);
+    view.kept_of = place(kept_of);
+    view.kept_at = place(kept_at);
     view.consoles = uint32_t(after.size());
     view.by_timer = uint32_t(by_timer);
     view.system_draws = system_draws;
     view.env_draws = env_draws;
     view.frames_counted = frames_counted;
     if (acts > 0) {
-      view.acts_after = acts_after.data();
-      view.acts_screens = acts_screens.data();
-      view.acts_console_of = acts_console_of.data();
-      view.acts_screens_of = acts_screens_of.data();
+      view.acts_after = place(acts_after);
+      view.acts_screens = place(acts_screens);
+      view.acts_console_of = place(acts_console_of);
+      view.acts_screens_of = place(acts_screens_of);
       view.fire_acts = fire_acts;
       view.acts = acts;
     }
     return view;
+  }
+  //! The copy as the emulator takes it (pointers into this object).
+  AleResetCopy view() const {
+    return view_placed([](const auto& part) { return part.data(); });
   }
 };
 

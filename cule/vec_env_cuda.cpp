@@ -8,6 +8,7 @@
 #ifdef CULE_WITH_CUDA
 #include <cuda_runtime.h>
 
+#include <type_traits>
 #include <vector>
 
 #include "cule/cuda_memory.hpp"
@@ -22,8 +23,8 @@ namespace {
 
 // Device stack per thread: a reset's mode selection runs the whole console
 // several calls deep, and Klax's look at its cartridge RAM copies a console
-// (ptxas, sm_90: 5,680 bytes for the reset kernel, 5,664 for the step's
-// resets, 3,360 for the step kernel; 3,536 for it built for 16 blocks per
+// (ptxas, sm_90: 5,664 bytes for the reset kernel, 5,648 for the step's
+// resets, 3,328 for the step kernel; 3,536 for it built for 16 blocks per
 // SM before the episode starts were copies, check.sh --sweep).
 // The driver reserves it for every thread the GPU can hold, so it is kept
 // small.
@@ -37,19 +38,9 @@ void upload(DeviceArray<T>& to, const T* from, size_t count, cudaStream_t stream
              "copy to the device");
 }
 
-// One part of a game's reset copy in device memory (one unused element
-// where there is none, as no allocation is empty).
-template <typename T>
-DeviceArray<T> copy_part(const VecEnv::Game& game, std::vector<T> ResetCopy::*part) {
-  const ResetCopy* copy = game.reset_copy.get();
-  const std::vector<T>* values = copy ? &(copy->*part) : nullptr;
-  DeviceArray<T> array(values && !values->empty() ? values->size() : 1);
-  if (values) upload(array, values->data(), values->size());
-  return array;
-}
-
-// One game's part of the batch in device memory: its ROM, palette and the
-// state its consoles start from, and its setup pointing at them.
+// One game's part of the batch in device memory: its ROM, palette, the
+// state its consoles start from and its reset's copy, and its setup
+// pointing at them.
 struct DeviceGame {
   EnvSetup setup;  // device pointers
   int first, count;
@@ -57,16 +48,7 @@ struct DeviceGame {
   DeviceArray<Palette> palette;
   DeviceArray<AleConsole> constructed;
   DeviceArray<uint8_t> constructed_pixels;
-  // The reset's copy, where the game has one (see AleResetCopy).
-  DeviceArray<AleConsole> reset_after;
-  DeviceArray<uint8_t> reset_screens;
-  DeviceArray<int16_t> reset_console_of, reset_next_of, reset_screens_of;
-  DeviceArray<uint32_t> reset_reads_of, reset_kept_of;
-  DeviceArray<uint8_t> reset_read_at, reset_read_value, reset_kept_at;
-  // ... and the consoles after its first acts, where it holds them.
-  DeviceArray<AleCopiedState> acts_after;
-  DeviceArray<uint8_t> acts_screens;
-  DeviceArray<int32_t> acts_console_of, acts_screens_of;
+  std::vector<DeviceArray<uint8_t>> reset_copy;  // its parts (see AleResetCopy)
 
   explicit DeviceGame(const VecEnv::Game& game)
       : setup(game.setup),
@@ -75,21 +57,7 @@ struct DeviceGame {
         rom(game.prototype->rom().image().size()),
         palette(1),
         constructed(1),
-        constructed_pixels(game.prototype->constructed().frames.size()),
-        reset_after(copy_part(game, &ResetCopy::after)),
-        reset_screens(copy_part(game, &ResetCopy::screens)),
-        reset_console_of(copy_part(game, &ResetCopy::console_of)),
-        reset_next_of(copy_part(game, &ResetCopy::next_of)),
-        reset_screens_of(copy_part(game, &ResetCopy::screens_of)),
-        reset_reads_of(copy_part(game, &ResetCopy::reads_of)),
-        reset_kept_of(copy_part(game, &ResetCopy::kept_of)),
-        reset_read_at(copy_part(game, &ResetCopy::read_at)),
-        reset_read_value(copy_part(game, &ResetCopy::read_value)),
-        reset_kept_at(copy_part(game, &ResetCopy::kept_at)),
-        acts_after(copy_part(game, &ResetCopy::acts_after)),
-        acts_screens(copy_part(game, &ResetCopy::acts_screens)),
-        acts_console_of(copy_part(game, &ResetCopy::acts_console_of)),
-        acts_screens_of(copy_part(game, &ResetCopy::acts_screens_of)) {
+        constructed_pixels(game.prototype->constructed().frames.size()) {
     const std::vector<uint8_t>& image = game.prototype->rom().image();
     upload(rom, image.data(), image.size());
     upload(palette, game.setup.palette, 1);
@@ -99,24 +67,13 @@ struct DeviceGame {
     setup.ale.console.rom = rom.data;
     setup.palette = palette.data;
     if (game.reset_copy) {
-      // The host's view with device pointers (sizes and counts as they are).
-      AleResetCopy& copy = setup.reset_copy;
-      copy.after = reset_after.data;
-      copy.screens = reset_screens.data;
-      copy.console_of = reset_console_of.data;
-      copy.next_of = reset_next_of.data;
-      copy.screens_of = reset_screens_of.data;
-      copy.reads_of = reset_reads_of.data;
-      copy.read_at = reset_read_at.data;
-      copy.read_value = reset_read_value.data;
-      copy.kept_of = reset_kept_of.data;
-      copy.kept_at = reset_kept_at.data;
-      if (copy.acts > 0) {
-        copy.acts_after = acts_after.data;
-        copy.acts_screens = acts_screens.data;
-        copy.acts_console_of = acts_console_of.data;
-        copy.acts_screens_of = acts_screens_of.data;
-      }
+      setup.reset_copy = game.reset_copy->view_placed([this](const auto& part) {
+        using T = typename std::decay_t<decltype(part)>::value_type;
+        const size_t bytes = part.size() * sizeof(T);
+        reset_copy.emplace_back(bytes > 0 ? bytes : 1);  // no allocation is empty
+        upload(reset_copy.back(), reinterpret_cast<const uint8_t*>(part.data()), bytes);
+        return reinterpret_cast<const T*>(reset_copy.back().data);
+      });
     }
   }
 };

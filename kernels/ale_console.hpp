@@ -77,20 +77,26 @@ struct WatchedRam {
 };
 
 //! Steps the game's settings on the frame just emulated (ALE's
-//! RomSettings::step). Only Klax reads cartridge RAM (its F6SC RAM).
-CULE_HD inline void ale_step_rules(AleConsole& c, const AleSetup& s) {
+//! RomSettings::step), reading RIOT RAM through `ram`. Only Klax reads
+//! cartridge RAM (its F6SC RAM).
+template <class Ram>
+CULE_HD inline void ale_step_rules_reading(AleConsole& c, const AleSetup& s, const Ram& ram) {
   const uint8_t* cart_ram =
       mapper_ram_bytes(s.console.mapper) >= 128 ? c.machine.cart.ram : nullptr;
+  game_rules_step(s.game, c.rules, ram, cart_ram);
+  if (c.mode_rules_started) game_rules_step(s.game, c.mode_rules, ram, cart_ram);
+}
+
+//! ale_step_rules_reading of the console's RAM (noting the reads where the
+//! setup watches RAM, on the host).
+CULE_HD inline void ale_step_rules(AleConsole& c, const AleSetup& s) {
 #ifndef __CUDA_ARCH__
   if (s.console.ram_watch) {
-    const WatchedRam ram{c.machine.riot.ram, s.console.ram_watch};
-    game_rules_step_reading(s.game, c.rules, ram, cart_ram);
-    if (c.mode_rules_started) game_rules_step_reading(s.game, c.mode_rules, ram, cart_ram);
+    ale_step_rules_reading(c, s, WatchedRam{c.machine.riot.ram, s.console.ram_watch});
     return;
   }
 #endif
-  game_rules_step(s.game, c.rules, c.machine.riot.ram, cart_ram);
-  if (c.mode_rules_started) game_rules_step(s.game, c.mode_rules, c.machine.riot.ram, cart_ram);
+  ale_step_rules_reading(c, s, static_cast<const uint8_t*>(c.machine.riot.ram));
 }
 
 //! Emulates `count` frames of `action` with `held` pressed. ALE applies a
@@ -177,8 +183,8 @@ struct AleModeContext {
   }
   // A side-effect-free look through the bus, as ALE's System::peek.
   CULE_HD uint8_t read_mapped(uint16_t address) {
-    if (s.console.ram_watch && (address & 0x1280) == 0x0080) {
-      s.console.ram_watch->read(address & 0x7F);  // RIOT RAM
+    if (s.console.ram_watch && is_riot_ram_address(address)) {
+      s.console.ram_watch->read(address & 0x7F);
     }
     ConsoleState copy = c.machine;
     const ConsoleInputs inputs = controls_inputs(c.controls, s.controllers, c.difficulty);

@@ -103,6 +103,11 @@ CULE_HD inline void console_copy_used(ConsoleState& to, const ConsoleState& from
 #define CULE_DEVICE_DRAW_EVERY 4
 #endif
 
+//! Whether the CPU's `address` is RIOT RAM (A12 and A9 clear, A7 set).
+CULE_HD constexpr bool is_riot_ram_address(uint16_t address) {
+  return (address & 0x1280) == 0x0080;
+}
+
 //! ConsoleBus's mapper when it is only known at run time (from the config).
 constexpr int kAnyMapper = -1;
 //! The same, with every RIOT RAM access out of line, where config.ram_watch
@@ -156,7 +161,7 @@ struct ConsoleBus {
   // CULE_BUS_FAST_PATHS 0 every access is that call (a build for
   // benchmarks/gpu/check.sh --sweep to compare).
   CULE_HD CULE_FORCE_INLINE static bool is_riot_ram(uint16_t a, Mapper mapper) {
-    return kMapper != kWatchedMapper && (a & 0x1280) == 0x0080 && !cartridge_snoops(mapper);
+    return kMapper != kWatchedMapper && is_riot_ram_address(a) && !cartridge_snoops(mapper);
   }
 
   CULE_HD CULE_FORCE_INLINE uint8_t read(uint16_t address) {

@@ -334,10 +334,11 @@ CULE_HD CULE_DEVICE_NOINLINE void game_rules_set_mode(Game game, GameRuleState& 
 }
 
 //! RomSettings::step after one emulated frame, reading RIOT RAM as
-//! `ram[i]` (bytes, or a type that also notes the reads: RamWatch).
+//! `ram[i]` (a byte pointer, or a type that also notes the reads:
+//! WatchedRam).
 template <class Ram>
-CULE_HD CULE_DEVICE_NOINLINE void game_rules_step_reading(Game game, GameRuleState& s,
-                                                          const Ram& ram, const uint8_t* cart_ram) {
+CULE_HD CULE_DEVICE_NOINLINE void game_rules_step(Game game, GameRuleState& s, Ram ram,
+                                                  const uint8_t* cart_ram = nullptr) {
   using namespace game_rules_detail;
   switch (game) {
     case Game::adventure: {
@@ -1201,12 +1202,6 @@ CULE_HD CULE_DEVICE_NOINLINE void game_rules_step_reading(Game game, GameRuleSta
       break;
     default: break;
   }
-}
-
-//! RomSettings::step after one emulated frame.
-CULE_HD inline void game_rules_step(Game game, GameRuleState& s, const uint8_t* ram,
-                                    const uint8_t* cart_ram = nullptr) {
-  game_rules_step_reading(game, s, ram, cart_ram);
 }
 
 //! ALE's getReward: the reward of the last step.
