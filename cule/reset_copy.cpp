@@ -1,7 +1,6 @@
 #include "cule/reset_copy.hpp"
 
 #include <algorithm>
-#include <atomic>
 #include <cstring>
 #include <deque>
 #include <functional>
@@ -10,10 +9,10 @@
 #include <random>
 #include <string>
 #include <string_view>
-#include <thread>
 #include <tuple>
 #include <unordered_map>
 
+#include "cule/thread_pool.hpp"
 #include "kernels/env_step.hpp"
 
 namespace cule {
@@ -130,7 +129,7 @@ std::shared_ptr<ResetCopy> seen_twice(const ResetCopy& copy, const std::vector<i
 // times; once by timer, where the pasts are many). The copy of the
 // consoles seen twice, or null.
 std::shared_ptr<ResetCopy> try_copy(const AleSetup& s, const std::vector<Past>& pasts,
-                                    bool by_timer, bool by_ram) {
+                                    bool by_timer, bool by_ram, ThreadPool& pool) {
   ResetCopy copy;
   copy.by_timer = by_timer;
   copy.by_ram = by_ram;
@@ -140,9 +139,20 @@ std::shared_ptr<ResetCopy> try_copy(const AleSetup& s, const std::vector<Past>& 
   std::deque<Past> trial(pasts.begin(), pasts.end());  // (grows: its elements stay put)
   const int variants = by_ram ? 0 : by_timer ? 1 : 8;
   std::mt19937 rng(1);
+  // The whole resets run on the pool, a few per thread at a time, so that a
+  // trial that fails early stops soon.
+  const size_t chunk = size_t(4 * pool.size());
+  std::vector<WatchedReset> resets;  // of trial[first, first + resets.size())
+  size_t first = 0;
   for (size_t p = 0; p < trial.size(); ++p) {
     const Past& past = trial[p];
-    const WatchedReset reset = watched_reset(s, past);
+    if (p == first + resets.size()) {
+      first = p;
+      resets.assign(std::min(chunk, trial.size() - p), WatchedReset{});
+      pool.parallel_for(int(resets.size()),
+                        [&](int i) { resets[size_t(i)] = watched_reset(s, trial[first + i]); });
+    }
+    const WatchedReset& reset = resets[p - first];
     if (reset.status != ModeStatus::ok) return nullptr;
     if (p < pasts.size()) {
       for (int v = 0; v < variants; ++v) {
@@ -244,9 +254,9 @@ class Distinct {
 // acts (AleResetCopy): up to `acts` acts, FIRE for up to `fire_acts` of
 // them, fewer FIRE acts where more would take over `max_bytes` (none if even
 // one would). `screens`: the bytes of a pair of screens. The consoles' runs
-// share the machine's cores (Enduro: 36,000 acts).
+// share the pool (Enduro: 36,000 acts).
 void add_start_acts(ResetCopy& copy, const AleSetup& s, size_t screens, uint32_t fire_acts,
-                    uint32_t acts, size_t max_bytes) {
+                    uint32_t acts, size_t max_bytes, ThreadPool& pool) {
   const size_t copied = copy.after.size();
   const size_t per_fire_acts = copied * acts;
   std::vector<int32_t> console_of(fire_acts * per_fire_acts, -1);
@@ -284,19 +294,10 @@ void add_start_acts(ResetCopy& copy, const AleSetup& s, size_t screens, uint32_t
       screens_of[first + a] = pairs.index(past.pixels.data(), pair_hash);
     }
   };
-  const size_t workers =
-      std::min<size_t>(std::max(1u, std::thread::hardware_concurrency()), copied);
   uint32_t held = 0;
   for (uint32_t f = 0; f < fire_acts; ++f) {
     const size_t consoles_before = consoles.kept.size(), pairs_before = pairs.kept.size();
-    std::atomic<size_t> next{0};
-    std::vector<std::thread> threads;
-    for (size_t w = 0; w < workers; ++w) {
-      threads.emplace_back([&] {
-        for (size_t k; (k = next++) < copied;) run(f, k);
-      });
-    }
-    for (std::thread& thread : threads) thread.join();
+    pool.parallel_for(int(copied), [&](int k) { run(f, size_t(k)); });
     if (consoles.kept.size() + pairs.kept.size() > max_bytes) {
       // (Nothing is added after this: the lookups would find these.)
       consoles.kept.resize(consoles_before);
@@ -364,14 +365,22 @@ std::shared_ptr<const ResetCopy> make_reset_copy(const Console& prototype, int m
   pasts.push_back(pasts.front());  // reset below: the system RNG at the next reset's place
   if (ale_reset(pasts.back().console, s, pasts.back().frames()) != ModeStatus::ok) return nullptr;
   uint32_t seed = 2;
-  for (int frames : {300, 301, 1500, 1501}) {
-    Past played = rebuilt(prototype, seed, mode, difficulty);
-    play(played, s, seed++, frames, false);
-    pasts.push_back(played);
-  }
-  Past over = rebuilt(prototype, seed, mode, difficulty);
-  play(over, s, seed++, 3000, true);  // a game just over (or 3,000 frames on)
-  pasts.push_back(over);
+  // Consoles rebuilt from successive seeds and played for frames[i] each,
+  // the last until a game is over when `last_until_over`, on the pool.
+  ThreadPool pool;
+  auto played = [&](const std::vector<int>& frames, bool last_until_over) {
+    std::vector<Past> out(frames.size());
+    pool.parallel_for(int(frames.size()), [&](int i) {
+      out[size_t(i)] = rebuilt(prototype, seed + uint32_t(i), mode, difficulty);
+      const bool until_over = last_until_over && size_t(i) + 1 == frames.size();
+      play(out[size_t(i)], s, seed + uint32_t(i), frames[size_t(i)], until_over);
+    });
+    seed += uint32_t(frames.size());
+    return out;
+  };
+  // Four pasts of play, and a game just over (or 3,000 frames on).
+  for (Past& past : played({300, 301, 1500, 1501, 3000}, true)) pasts.push_back(std::move(past));
+  Past over = pasts.back();
   std::mt19937 rng(seed);
   for (uint8_t& byte : over.console.machine.riot.ram) byte = uint8_t(rng());
   pasts.push_back(over);
@@ -390,36 +399,36 @@ std::shared_ptr<const ResetCopy> make_reset_copy(const Console& prototype, int m
   }
 
   const Mt19937& start = pasts.front().console.system_rng;
-  std::shared_ptr<ResetCopy> copy = try_copy(s, pasts, false, false);
+  std::shared_ptr<ResetCopy> copy = try_copy(s, pasts, false, false, pool);
   // By timer, and by the RAM the reset reads, where the timer is all a reset
   // draws.
   if (mapper_ram_bytes(s.console.mapper) == 0) {
-    if (!copy) copy = try_copy(s, timer_pasts(pasts, start, 2), true, false);
+    if (!copy) copy = try_copy(s, timer_pasts(pasts, start, 2), true, false, pool);
     if (!copy) {
       // More pasts of play: a console holds for the RAM values of its pasts.
       std::vector<Past> ram_pasts = pasts;
-      for (int frames : {60, 150, 400, 800, 1200, 2400}) {
-        Past played = rebuilt(prototype, seed, mode, difficulty);
-        play(played, s, seed++, frames, false);
-        ram_pasts.push_back(played);
+      for (Past& past : played({60, 150, 400, 800, 1200, 2400}, false)) {
+        ram_pasts.push_back(std::move(past));
       }
-      copy = try_copy(s, ram_pasts, false, true);
-      if (!copy) copy = try_copy(s, timer_pasts(ram_pasts, start, ram_pasts.size()), true, true);
+      copy = try_copy(s, ram_pasts, false, true, pool);
+      if (!copy) {
+        copy = try_copy(s, timer_pasts(ram_pasts, start, ram_pasts.size()), true, true, pool);
+      }
       // Where no other past of play would take one of its consoles, the
       // copy would cost memory and set-up time for nothing.
       bool taken = false;
       for (int frames : {100, 250, 500, 700, 1000, 1300, 1700, 2000}) {
         if (!copy || taken) break;
-        Past played = rebuilt(prototype, seed, mode, difficulty);
-        play(played, s, seed++, frames, false);
-        taken = ale_reset_copy_console(copy->view(), played.console) >= 0;
+        Past check = rebuilt(prototype, seed, mode, difficulty);
+        play(check, s, seed++, frames, false);
+        taken = ale_reset_copy_console(copy->view(), check.console) >= 0;
       }
       if (!taken) copy = nullptr;
     }
   }
   if (copy) {
     add_start_acts(*copy, s, pasts.front().pixels.size(), kCopiedStartFireActs, kCopiedStartActs,
-                   kStartActsMaxBytes);
+                   kStartActsMaxBytes, pool);
   }
   return copy;
 }

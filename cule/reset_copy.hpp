@@ -123,7 +123,7 @@ constexpr uint32_t kCopiedStartFireActs = 8;
 //! default), or null when a console tried resets to something else (or no
 //! key's copy was seen twice). The answer is kept for the process's life
 //! (the trial plays up to some 12,000 frames and runs from 20 to some 2,500
-//! resets), so batches of one game share it.
+//! resets, on a thread per hardware thread), so batches of one game share it.
 std::shared_ptr<const ResetCopy> find_reset_copy(const Console& prototype, int mode,
                                                  int difficulty);
 
