@@ -1,6 +1,7 @@
 #include "cule/reset_copy.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <deque>
 #include <functional>
@@ -110,6 +111,7 @@ std::shared_ptr<ResetCopy> seen_twice(const ResetCopy& copy, const std::vector<i
       kept->screens_of.push_back(copy.screens_of[size_t(k)]);
       for (uint32_t r = copy.reads_of[size_t(k)]; r < copy.reads_of[size_t(k) + 1]; ++r) {
         kept->read_at.push_back(copy.read_at[r]);
+        kept->read_mask.push_back(copy.read_mask[r]);
         kept->read_value.push_back(copy.read_value[r]);
       }
       kept->reads_of.push_back(uint32_t(kept->read_at.size()));
@@ -122,22 +124,32 @@ std::shared_ptr<ResetCopy> seen_twice(const ResetCopy& copy, const std::vector<i
   return kept->after.empty() ? nullptr : kept;
 }
 
+// Per RIOT RAM byte: a mask of its bits.
+using RamBits = std::array<uint8_t, 128>;
+
+// A RIOT RAM bit, as byte << 3 | bit, and its mask in its byte.
+using RamBit = uint16_t;
+constexpr uint8_t mask_of(RamBit bit) { return uint8_t(1u << (bit & 7u)); }
+void flip(Past& past, RamBit bit) { past.console.machine.riot.ram[bit >> 3] ^= mask_of(bit); }
+bool has(const RamBits& bits, RamBit bit) { return (bits[bit >> 3] & mask_of(bit)) != 0; }
+
 // The trial of a copy keyed by TIA state (and timer, `by_timer`; and the
-// RAM the reset reads first, `by_ram`): every past's whole reset against
-// its key's console. Without RAM in the key, a past whose reset reads RAM
-// the past left there is tried again with those bytes at random values (8
-// times; once by timer, where the pasts are many). The copy of the
-// consoles seen twice, or null.
+// values of the `keyed_bits` of the bytes the reset reads first, when
+// given): every past's whole reset against its key's console. A past whose
+// reset reads RAM the past left there is tried again with those bytes' other
+// bits at random values (8 times; once by timer or RAM, where the pasts are
+// many). The copy of the consoles seen twice, or null.
 std::shared_ptr<ResetCopy> try_copy(const AleSetup& s, const std::vector<Past>& pasts,
-                                    bool by_timer, bool by_ram, ThreadPool& pool) {
+                                    bool by_timer, const RamBits* keyed_bits, ThreadPool& pool) {
   ResetCopy copy;
   copy.by_timer = by_timer;
-  copy.by_ram = by_ram;
+  copy.by_ram = keyed_bits != nullptr;
+  const RamBits key_bits = keyed_bits ? *keyed_bits : RamBits{};
   copy.console_of.assign(ale_reset_copy_keys(copy.view()), -1);
   std::vector<int> seen;  // per console
   const size_t screens = pasts.front().pixels.size();
   std::deque<Past> trial(pasts.begin(), pasts.end());  // (grows: its elements stay put)
-  const int variants = by_ram ? 0 : by_timer ? 1 : 8;
+  const int variants = by_timer || copy.by_ram ? 1 : 8;
   std::mt19937 rng(1);
   // The whole resets run on the pool, a few per thread at a time, so that a
   // trial that fails early stops soon.
@@ -158,7 +170,9 @@ std::shared_ptr<ResetCopy> try_copy(const AleSetup& s, const std::vector<Past>& 
       for (int v = 0; v < variants; ++v) {
         Past variant = past;
         for (uint32_t i = 0; i < 128; ++i) {
-          if (reset.watch.read_first[i]) variant.console.machine.riot.ram[i] = uint8_t(rng());
+          if (!reset.watch.read_first[i] || key_bits[i] == 0xFF) continue;
+          uint8_t& byte = variant.console.machine.riot.ram[i];
+          byte = uint8_t((byte & key_bits[i]) | (uint8_t(rng()) & ~key_bits[i]));
         }
         if (!(variant == past)) trial.push_back(std::move(variant));
       }
@@ -191,9 +205,10 @@ std::shared_ptr<ResetCopy> try_copy(const AleSetup& s, const std::vector<Past>& 
       copy.after.push_back(reset.whole.console);
       copy.next_of.push_back(-1);
       for (uint32_t i = 0; i < 128; ++i) {
-        if (by_ram && reset.watch.read_first[i]) {
+        if (key_bits[i] && reset.watch.read_first[i]) {
           copy.read_at.push_back(uint8_t(i));
-          copy.read_value.push_back(past.console.machine.riot.ram[i]);
+          copy.read_mask.push_back(key_bits[i]);
+          copy.read_value.push_back(past.console.machine.riot.ram[i] & key_bits[i]);
         }
         if (!reset.watch.written[i]) copy.kept_at.push_back(uint8_t(i));
       }
@@ -219,6 +234,156 @@ std::shared_ptr<ResetCopy> try_copy(const AleSetup& s, const std::vector<Past>& 
     if (!(reset.whole == copied)) return nullptr;
   }
   return seen_twice(copy, seen);
+}
+
+// Each past's whole reset, watched, on the pool.
+std::vector<WatchedReset> whole_resets(const AleSetup& s, const std::vector<Past>& pasts,
+                                       ThreadPool& pool) {
+  std::vector<WatchedReset> resets(pasts.size());
+  pool.parallel_for(int(pasts.size()),
+                    [&](int p) { resets[size_t(p)] = watched_reset(s, pasts[size_t(p)]); });
+  return resets;
+}
+
+// Whether the whole reset of `changed`, a past like `reset`'s but for some
+// RAM bits, leaves anything else than `reset` left (the bytes the reset
+// never wrote aside).
+bool changes_reset(const AleSetup& s, const Past& changed, const WatchedReset& reset) {
+  Past whole = changed;
+  const ModeStatus status = ale_reset(whole.console, s, whole.frames());
+  Past expected = reset.whole;
+  for (uint32_t i = 0; i < 128; ++i) {
+    if (!reset.watch.written[i]) {
+      expected.console.machine.riot.ram[i] = changed.console.machine.riot.ram[i];
+    }
+  }
+  return status != reset.status || !(whole == expected);
+}
+
+// Adds to `steering` bits of `suspects` that steer
+// `past`'s reset (`reset`), found by halving: a group of bits whose flips
+// change what the reset leaves in one of kSteeringTries tries (the first
+// flips them all, the others each a random part) holds one at least. Where
+// neither half of such a group is found to, bits of each steer with the
+// other's flipped; where none is found so either, all are added.
+constexpr int kSteeringTries = 4;
+void add_steering(const AleSetup& s, const Past& past, const WatchedReset& reset,
+                  const std::vector<RamBit>& suspects, std::mt19937& rng, ThreadPool& pool,
+                  RamBits& steering) {
+  if (suspects.empty()) return;
+  std::vector<Past> tries(suspects.size() == 1 ? 1 : kSteeringTries, past);
+  for (size_t t = 0; t < tries.size(); ++t) {
+    for (const RamBit bit : suspects) {
+      if (t == 0 || rng() & 1) flip(tries[t], bit);
+    }
+  }
+  std::vector<uint8_t> steers(tries.size());
+  pool.parallel_for(int(tries.size()),
+                    [&](int t) { steers[size_t(t)] = changes_reset(s, tries[size_t(t)], reset); });
+  if (std::find(steers.begin(), steers.end(), 1) == steers.end()) return;
+  if (suspects.size() == 1) {
+    steering[suspects[0] >> 3] |= mask_of(suspects[0]);
+    return;
+  }
+  const RamBits before = steering;
+  const auto middle = suspects.begin() + std::ptrdiff_t(suspects.size() / 2);
+  const std::vector<RamBit> halves[2] = {{suspects.begin(), middle}, {middle, suspects.end()}};
+  for (const std::vector<RamBit>& half : halves) {
+    add_steering(s, past, reset, half, rng, pool, steering);
+  }
+  if (steering != before) return;
+  // Neither half alone: each half's bits with the other's flipped.
+  for (int h = 0; h < 2; ++h) {
+    Past flipped = past;
+    for (const RamBit bit : halves[1 - h]) flip(flipped, bit);
+    add_steering(s, flipped, watched_reset(s, flipped), halves[h], rng, pool, steering);
+  }
+  if (steering != before) return;
+  for (const RamBit bit : suspects) steering[bit >> 3] |= mask_of(bit);
+}
+
+// The RAM bits that steer a reset: bits of the bytes some past's reset
+// (`resets`) reads first that, flipped, change what the reset leaves. Stack
+// bytes, a score the reset reads to compare and overwrite, or the bits of a
+// byte that the reset masks off vary in play and steer nothing. A bit may
+// steer only at other values of the others: each past is then tried with
+// the bits not found to steer at random values (kSteeringChecks tries, up
+// to kSteeringRounds times while one changes the reset), and the bits
+// behind a change are added. The trial checks the bits left out.
+constexpr int kSteeringChecks = 4, kSteeringRounds = 4;
+RamBits reads_that_steer_the_reset(const AleSetup& s, const std::vector<Past>& pasts,
+                                   const std::vector<WatchedReset>& resets, ThreadPool& pool) {
+  RamBits steering{};
+  std::mt19937 rng(3);
+  // The bits of the bytes `reset` read first that `steering` leaves out.
+  auto suspects_of = [&](const WatchedReset& reset) {
+    std::vector<RamBit> suspects;
+    for (uint32_t i = 0; i < 128; ++i) {
+      for (uint32_t bit = 0; bit < 8; ++bit) {
+        const RamBit suspect = RamBit(i << 3 | bit);
+        if (reset.watch.read_first[i] && !has(steering, suspect)) suspects.push_back(suspect);
+      }
+    }
+    return suspects;
+  };
+  for (size_t p = 0; p < pasts.size(); ++p) {
+    add_steering(s, pasts[p], resets[p], suspects_of(resets[p]), rng, pool, steering);
+    for (int round = 0; round < kSteeringRounds; ++round) {
+      const std::vector<RamBit> suspects = suspects_of(resets[p]);
+      std::vector<Past> checks(kSteeringChecks, pasts[p]);
+      for (Past& check : checks) {
+        for (const RamBit bit : suspects) {
+          if (rng() & 1) flip(check, bit);
+        }
+      }
+      std::vector<WatchedReset> check_resets(checks.size());
+      std::vector<uint8_t> changed(checks.size());
+      pool.parallel_for(int(checks.size()), [&](int c) {
+        check_resets[size_t(c)] = watched_reset(s, checks[size_t(c)]);
+        changed[size_t(c)] = changes_reset(s, pasts[p], check_resets[size_t(c)]);
+      });
+      bool any = false;
+      for (size_t c = 0; c < checks.size(); ++c) {
+        if (!changed[c]) continue;
+        any = true;
+        // From the check back to the past: the bits it flipped.
+        std::vector<RamBit> flipped;
+        for (const RamBit bit : suspects) {
+          const uint32_t at = bit >> 3u;
+          const uint8_t differ =
+              checks[c].console.machine.riot.ram[at] ^ pasts[p].console.machine.riot.ram[at];
+          if ((differ & mask_of(bit)) != 0 && !has(steering, bit)) flipped.push_back(bit);
+        }
+        add_steering(s, checks[c], check_resets[c], flipped, rng, pool, steering);
+      }
+      if (!any) break;
+    }
+  }
+  return steering;
+}
+
+// Whether a console that one of `pasts`' reset leaves, kept for its TIA key
+// and the values of the `steering` bits of the bytes the reset reads first,
+// would hold for one of `others` (whatever the timer).
+bool would_hold_for_any(const std::vector<Past>& pasts, const std::vector<WatchedReset>& resets,
+                        const RamBits& steering, const std::vector<Past>& others) {
+  auto tia_key = [](const Past& past) {
+    AleConsole keyed = past.console;
+    return ale_reset_copy_key(AleResetCopy{}, keyed);
+  };
+  for (const Past& other : others) {
+    for (size_t p = 0; p < pasts.size(); ++p) {
+      if (tia_key(pasts[p]) != tia_key(other)) continue;
+      bool holds = true;
+      for (uint32_t i = 0; i < 128 && holds; ++i) {
+        const uint8_t mask = resets[p].watch.read_first[i] ? steering[i] : 0;
+        holds = ((pasts[p].console.machine.riot.ram[i] ^ other.console.machine.riot.ram[i]) &
+                 mask) == 0;
+      }
+      if (holds) return true;
+    }
+  }
+  return false;
 }
 
 // Keeps each different byte string of `size` bytes once, in `kept`.
@@ -383,6 +548,7 @@ std::shared_ptr<const ResetCopy> make_reset_copy(const Console& prototype, int m
   Past over = pasts.back();
   std::mt19937 rng(seed);
   for (uint8_t& byte : over.console.machine.riot.ram) byte = uint8_t(rng());
+  const size_t random_ram = pasts.size();
   pasts.push_back(over);
   for (int frames : {8, 37}) {  // early in an episode
     Past early = pasts[2];
@@ -399,30 +565,37 @@ std::shared_ptr<const ResetCopy> make_reset_copy(const Console& prototype, int m
   }
 
   const Mt19937& start = pasts.front().console.system_rng;
-  std::shared_ptr<ResetCopy> copy = try_copy(s, pasts, false, false, pool);
+  std::shared_ptr<ResetCopy> copy = try_copy(s, pasts, false, nullptr, pool);
   // By timer, and by the RAM the reset reads, where the timer is all a reset
   // draws.
   if (mapper_ram_bytes(s.console.mapper) == 0) {
-    if (!copy) copy = try_copy(s, timer_pasts(pasts, start, 2), true, false, pool);
+    if (!copy) copy = try_copy(s, timer_pasts(pasts, start, 2), true, nullptr, pool);
     if (!copy) {
       // More pasts of play: a console holds for the RAM values of its pasts.
+      // (Those of the past of random RAM are values no play reaches.)
       std::vector<Past> ram_pasts = pasts;
+      ram_pasts.erase(ram_pasts.begin() + std::ptrdiff_t(random_ram));
       for (Past& past : played({60, 150, 400, 800, 1200, 2400}, false)) {
         ram_pasts.push_back(std::move(past));
       }
-      copy = try_copy(s, ram_pasts, false, true, pool);
-      if (!copy) {
-        copy = try_copy(s, timer_pasts(ram_pasts, start, ram_pasts.size()), true, true, pool);
+      // And pasts of play held out of the trial: a copy that none of them
+      // would take costs memory and set-up time for nothing.
+      const std::vector<Past> held_out =
+          played({100, 250, 500, 700, 1000, 1300, 1700, 2000}, false);
+      const std::vector<WatchedReset> ram_resets = whole_resets(s, ram_pasts, pool);
+      const RamBits steering = reads_that_steer_the_reset(s, ram_pasts, ram_resets, pool);
+      if (would_hold_for_any(ram_pasts, ram_resets, steering, held_out)) {
+        copy = try_copy(s, ram_pasts, false, &steering, pool);
+        if (!copy) {
+          copy =
+              try_copy(s, timer_pasts(ram_pasts, start, ram_pasts.size()), true, &steering, pool);
+        }
       }
-      // Where no other past of play would take one of its consoles, the
-      // copy would cost memory and set-up time for nothing.
-      bool taken = false;
-      for (int frames : {100, 250, 500, 700, 1000, 1300, 1700, 2000}) {
-        if (!copy || taken) break;
-        Past check = rebuilt(prototype, seed, mode, difficulty);
-        play(check, s, seed++, frames, false);
-        taken = ale_reset_copy_console(copy->view(), check.console) >= 0;
-      }
+      const bool taken =
+          copy && std::any_of(held_out.begin(), held_out.end(), [&](const Past& past) {
+            AleConsole look = past.console;
+            return ale_reset_copy_console(copy->view(), look) >= 0;
+          });
       if (!taken) copy = nullptr;
     }
   }

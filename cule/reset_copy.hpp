@@ -21,13 +21,18 @@
 // past's values in both). By TIA key alone first; where that fails and the
 // game has no cartridge RAM, by TIA key and timer, each timer tried from
 // two pasts of each TIA key; then the same two with consoles that hold only
-// for the values of the RAM bytes their reset read first (a past whose RAM
-// has other values makes a console of its own), from more pasts of play,
-// each timer from every past; such a copy is dropped where none of 8 other
-// pasts of play would take one of its consoles (their RAM values vary with
-// play). A reset from a RAM with those values runs as the trial's did, so
-// what such a key leaves out is the rest of the past's state, which the
-// trial varies. That is a sample of pasts, not a proof over all of them:
+// for the values of the bits that steer the reset in the RAM bytes it read
+// first (a past whose RAM has other values there makes a console of its
+// own), from more pasts of play, each timer from every past. The bits that
+// steer are found first, by flipping groups of bits in those pasts and
+// halving the groups that change the reset; stack bytes, scores the reset
+// compares and overwrites, and bits it masks off steer nothing, though they
+// vary in play. The trial then tries each past again with the other bits
+// at random values. Such a copy is not tried, or is dropped, where none of
+// 8 other pasts of play would take one of its consoles. A reset from a RAM
+// with those values runs as the trial's did, so what such a key leaves out
+// is the rest of the past's state, which the trial varies. That is a
+// sample of pasts, not a proof over all of them:
 // EnvConfig::run_full_resets turns copies off, and the tests compare the
 // two on every game.
 //
@@ -53,8 +58,9 @@ struct ResetCopy {
   std::vector<int16_t> console_of;    //!< per key: its first console (-1: none)
   std::vector<int16_t> next_of;       //!< per console: the next of its key (-1: none)
   std::vector<int16_t> screens_of;    //!< per console: its screens
-  std::vector<uint32_t> reads_of{0};  //!< per console + 1: its entries in read_at, read_value
+  std::vector<uint32_t> reads_of{0};  //!< per console + 1: its entries in read_at, ...
   std::vector<uint8_t> read_at;       //!< RAM bytes the reset read before writing them
+  std::vector<uint8_t> read_mask;     //!< ... the bits of them that steer it
   std::vector<uint8_t> read_value;    //!< ... and their values
   std::vector<uint32_t> kept_of{0};   //!< per console + 1: its entries in kept_at
   std::vector<uint8_t> kept_at;       //!< RAM bytes the reset never wrote
@@ -84,6 +90,7 @@ struct ResetCopy {
     view.screens_of = place(screens_of);
     view.reads_of = place(reads_of);
     view.read_at = place(read_at);
+    view.read_mask = place(read_mask);
     view.read_value = place(read_value);
     view.kept_of = place(kept_of);
     view.kept_at = place(kept_at);

@@ -265,9 +265,10 @@ struct AleCopiedState {
 //! whose reset draws nothing else).
 //!
 //! The reset keeps RIOT RAM too. A console of the copy holds where the RAM
-//! bytes its reset read before writing them (noted by a RamWatch) have the
-//! values they had in the trial, and the bytes its reset never wrote keep
-//! their values; a key's consoles form a list, tried in turn. Most games
+//! bytes its reset read before writing them (noted by a RamWatch) have in
+//! the bits that steer the reset the values they had in the trial, and the
+//! bytes its reset never wrote keep their values; a key's consoles form a
+//! list, tried in turn. Most games
 //! clear RAM before reading it: their consoles read none. cule/reset_copy.cpp
 //! makes the copy and checks it against the whole reset; the pointers are
 //! host or device memory, as the backend's.
@@ -287,12 +288,14 @@ struct AleResetCopy {
   const int16_t* console_of;  //!< per key: its first console in `after` (-1: none, the reset runs)
   const int16_t* next_of;     //!< per console: the next console of its key (-1: none)
   const int16_t* screens_of;  //!< per console: its screens
-  // Per console k, the entries [reads_of[k], reads_of[k + 1]) of `read_at`
-  // and `read_value`: the RAM bytes (address & 0x7F) its reset read before
-  // writing them, and their values; and [kept_of[k], kept_of[k + 1]) of
-  // `kept_at`: the bytes it never wrote.
+  // Per console k, the entries [reads_of[k], reads_of[k + 1]) of `read_at`,
+  // `read_mask` and `read_value`: the RAM bytes (address & 0x7F) its reset
+  // read before writing them, the bits of them that steer the reset, and
+  // those bits' values; and [kept_of[k], kept_of[k + 1]) of `kept_at`: the
+  // bytes it never wrote.
   const uint32_t* reads_of;
   const uint8_t* read_at;
+  const uint8_t* read_mask;
   const uint8_t* read_value;
   const uint32_t* kept_of;
   const uint8_t* kept_at;
@@ -362,7 +365,9 @@ CULE_HD inline void ale_take_copy(To& c, const From& after) {
 CULE_HD inline bool ale_reset_copy_reads_match(const AleResetCopy& copy, int k,
                                                const AleConsole& c) {
   for (uint32_t r = copy.reads_of[k]; r < copy.reads_of[k + 1]; ++r) {
-    if (c.machine.riot.ram[copy.read_at[r]] != copy.read_value[r]) return false;
+    if ((c.machine.riot.ram[copy.read_at[r]] & copy.read_mask[r]) != copy.read_value[r]) {
+      return false;
+    }
   }
   return true;
 }
