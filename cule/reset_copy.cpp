@@ -484,12 +484,13 @@ void add_start_acts(ResetCopy& copy, const AleSetup& s, size_t screens, uint32_t
 }
 
 // The pasts for a trial by timer: for each TIA key that two pasts or more
-// have, and each timer, `per_timer` of those pasts (all of them, at most)
-// with the system RNG at places whose draw picks that timer. The places are
-// successive draws from `start`, which for a game that draws once per reset
-// are places where later resets draw.
+// have, and each timer, `per_timer` of those pasts (all of them, at most),
+// taken in turn, with the system RNG at places whose draw picks that timer;
+// where `set_of` gives each past a set, `per_timer` of each set's pasts of
+// the key. The places are successive draws from `start`, which for a game
+// that draws once per reset are places where later resets draw.
 std::vector<Past> timer_pasts(const std::vector<Past>& pasts, const Mt19937& start,
-                              size_t per_timer) {
+                              size_t per_timer, const std::vector<uint32_t>& set_of = {}) {
   constexpr size_t kPlaces = 2;
   std::vector<std::vector<Mt19937>> places(kRiotResetTimers);
   Mt19937 rng = start;
@@ -501,19 +502,23 @@ std::vector<Past> timer_pasts(const std::vector<Past>& pasts, const Mt19937& sta
     }
     mt19937_discard(rng, 1);
   }
-  std::vector<std::vector<const Past*>> by_key(AleResetCopy::kTiaKeys);
-  for (const Past& past : pasts) {
-    AleConsole keyed = past.console;
-    by_key[ale_reset_copy_key(AleResetCopy{}, keyed)].push_back(&past);
+  std::vector<std::vector<size_t>> by_key(AleResetCopy::kTiaKeys);
+  for (size_t p = 0; p < pasts.size(); ++p) {
+    AleConsole keyed = pasts[p].console;
+    by_key[ale_reset_copy_key(AleResetCopy{}, keyed)].push_back(p);
   }
   std::vector<Past> out;
-  for (const std::vector<const Past*>& same_key : by_key) {
+  for (const std::vector<size_t>& same_key : by_key) {
     if (same_key.size() < 2) continue;
+    std::map<uint32_t, std::vector<size_t>> sets;
+    for (const size_t p : same_key) sets[set_of.empty() ? 0 : set_of[p]].push_back(p);
     for (uint32_t timer = 0; timer < kRiotResetTimers; ++timer) {
       if (places[timer].empty()) continue;
-      for (size_t r = 0; r < std::min(per_timer, same_key.size()); ++r) {
-        out.push_back(*same_key[(timer + r) % same_key.size()]);
-        out.back().console.system_rng = places[timer][r % places[timer].size()];
+      for (const auto& [set, same_set] : sets) {
+        for (size_t r = 0; r < std::min(per_timer, same_set.size()); ++r) {
+          out.push_back(pasts[same_set[(timer + r) % same_set.size()]]);
+          out.back().console.system_rng = places[timer][r % places[timer].size()];
+        }
       }
     }
   }
@@ -587,8 +592,20 @@ std::shared_ptr<const ResetCopy> make_reset_copy(const Console& prototype, int m
       if (would_hold_for_any(ram_pasts, ram_resets, steering, held_out)) {
         copy = try_copy(s, ram_pasts, false, &steering, pool);
         if (!copy) {
-          copy =
-              try_copy(s, timer_pasts(ram_pasts, start, ram_pasts.size()), true, &steering, pool);
+          // Each timer from two pasts of each set of steering values, in
+          // turn.
+          std::map<std::vector<uint8_t>, uint32_t> sets;
+          std::vector<uint32_t> set_of;
+          for (size_t p = 0; p < ram_pasts.size(); ++p) {
+            std::vector<uint8_t> values(128);
+            for (uint32_t i = 0; i < 128; ++i) {
+              if (ram_resets[p].watch.read_first[i]) {
+                values[i] = ram_pasts[p].console.machine.riot.ram[i] & steering[i];
+              }
+            }
+            set_of.push_back(sets.emplace(values, uint32_t(sets.size())).first->second);
+          }
+          copy = try_copy(s, timer_pasts(ram_pasts, start, 2, set_of), true, &steering, pool);
         }
       }
       const bool taken =
