@@ -260,61 +260,89 @@ bool changes_reset(const AleSetup& s, const Past& changed, const WatchedReset& r
   return status != reset.status || !(whole == expected);
 }
 
-// Adds to `steering` bits of `suspects` that steer
-// `past`'s reset (`reset`), found by halving: a group of bits whose flips
-// change what the reset leaves in one of kSteeringTries tries (the first
-// flips them all, the others each a random part) holds one at least. Where
-// neither half of such a group is found to, bits of each steer with the
-// other's flipped; where none is found so either, all are added.
-constexpr int kSteeringTries = 4;
-void add_steering(const AleSetup& s, const Past& past, const WatchedReset& reset,
-                  const std::vector<RamBit>& suspects, std::mt19937& rng, ThreadPool& pool,
-                  RamBits& steering) {
-  if (suspects.empty()) return;
-  std::vector<Past> tries(suspects.size() == 1 ? 1 : kSteeringTries, past);
-  for (size_t t = 0; t < tries.size(); ++t) {
-    for (const RamBit bit : suspects) {
-      if (t == 0 || rng() & 1) flip(tries[t], bit);
+// The search for the RAM bits that steer a game's reset, within a budget of
+// resets: ale-py's games take 39 (Time Pilot) to 751 (Sir Lancelot), but a
+// reset that sums many bytes, say, would take some 40,000.
+class SteeringSearch {
+ public:
+  SteeringSearch(const AleSetup& s, ThreadPool& pool) : s_(s), pool_(pool) {}
+
+  //! Adds to `steering` bits of `suspects` that steer `past`'s reset
+  //! (`reset`), found by halving: a group of bits whose flips change what
+  //! the reset leaves in one of kTries tries (the first flips them all, the
+  //! others each a random part) holds one at least. Where neither half of
+  //! such a group is found to, bits of each steer with the other's flipped;
+  //! where none is found so either, or the budget is spent, all are added.
+  void add(const Past& past, const WatchedReset& reset, const std::vector<RamBit>& suspects) {
+    if (suspects.empty()) return;
+    std::vector<Past> tries(suspects.size() == 1 ? 1 : kTries, past);
+    if (resets_left < int(tries.size())) {
+      for (const RamBit bit : suspects) steering[bit >> 3] |= mask_of(bit);
+      return;
     }
+    resets_left -= int(tries.size());
+    for (size_t t = 0; t < tries.size(); ++t) {
+      for (const RamBit bit : suspects) {
+        if (t == 0 || rng_() & 1) flip(tries[t], bit);
+      }
+    }
+    std::vector<uint8_t> steers(tries.size());
+    pool_.parallel_for(int(tries.size()), [&](int t) {
+      steers[size_t(t)] = changes_reset(s_, tries[size_t(t)], reset);
+    });
+    if (std::find(steers.begin(), steers.end(), 1) == steers.end()) return;
+    if (suspects.size() == 1) {
+      steering[suspects[0] >> 3] |= mask_of(suspects[0]);
+      return;
+    }
+    const RamBits before = steering;
+    const auto middle = suspects.begin() + std::ptrdiff_t(suspects.size() / 2);
+    const std::vector<RamBit> halves[2] = {{suspects.begin(), middle}, {middle, suspects.end()}};
+    for (const std::vector<RamBit>& half : halves) add(past, reset, half);
+    if (steering != before) return;
+    // Neither half alone: each half's bits with the other's flipped.
+    for (int h = 0; h < 2; ++h) {
+      Past flipped = past;
+      for (const RamBit bit : halves[1 - h]) flip(flipped, bit);
+      add(flipped, watched_reset(s_, flipped), halves[h]);
+    }
+    if (steering != before) return;
+    for (const RamBit bit : suspects) steering[bit >> 3] |= mask_of(bit);
   }
-  std::vector<uint8_t> steers(tries.size());
-  pool.parallel_for(int(tries.size()),
-                    [&](int t) { steers[size_t(t)] = changes_reset(s, tries[size_t(t)], reset); });
-  if (std::find(steers.begin(), steers.end(), 1) == steers.end()) return;
-  if (suspects.size() == 1) {
-    steering[suspects[0] >> 3] |= mask_of(suspects[0]);
-    return;
-  }
-  const RamBits before = steering;
-  const auto middle = suspects.begin() + std::ptrdiff_t(suspects.size() / 2);
-  const std::vector<RamBit> halves[2] = {{suspects.begin(), middle}, {middle, suspects.end()}};
-  for (const std::vector<RamBit>& half : halves) {
-    add_steering(s, past, reset, half, rng, pool, steering);
-  }
-  if (steering != before) return;
-  // Neither half alone: each half's bits with the other's flipped.
-  for (int h = 0; h < 2; ++h) {
+
+  //! `past` with each of `bits` flipped at random.
+  Past flipped_at_random(const Past& past, const std::vector<RamBit>& bits) {
     Past flipped = past;
-    for (const RamBit bit : halves[1 - h]) flip(flipped, bit);
-    add_steering(s, flipped, watched_reset(s, flipped), halves[h], rng, pool, steering);
+    for (const RamBit bit : bits) {
+      if (rng_() & 1) flip(flipped, bit);
+    }
+    return flipped;
   }
-  if (steering != before) return;
-  for (const RamBit bit : suspects) steering[bit >> 3] |= mask_of(bit);
-}
+
+  static constexpr int kTries = 4;
+  RamBits steering{};
+  int resets_left = 4000;
+
+ private:
+  const AleSetup& s_;
+  ThreadPool& pool_;
+  std::mt19937 rng_{3};
+};
 
 // The RAM bits that steer a reset: bits of the bytes some past's reset
-// (`resets`) reads first that, flipped, change what the reset leaves. Stack
-// bytes, a score the reset reads to compare and overwrite, or the bits of a
-// byte that the reset masks off vary in play and steer nothing. A bit may
-// steer only at other values of the others: each past is then tried with
-// the bits not found to steer at random values (kSteeringChecks tries, up
-// to kSteeringRounds times while one changes the reset), and the bits
-// behind a change are added. The trial checks the bits left out.
+// (`resets`) reads first that, flipped, change what the reset leaves
+// (SteeringSearch::add). Stack bytes, a score the reset reads to compare
+// and overwrite, or the bits of a byte that the reset masks off vary in
+// play and steer nothing. A bit may steer only at other values of the
+// others: each past is then tried with the bits not found to steer at
+// random values (kSteeringChecks tries, up to kSteeringRounds times while
+// one changes the reset), and the bits behind a change are added. The
+// trial checks the bits left out.
 constexpr int kSteeringChecks = 4, kSteeringRounds = 4;
 RamBits reads_that_steer_the_reset(const AleSetup& s, const std::vector<Past>& pasts,
                                    const std::vector<WatchedReset>& resets, ThreadPool& pool) {
-  RamBits steering{};
-  std::mt19937 rng(3);
+  SteeringSearch search(s, pool);
+  const RamBits& steering = search.steering;
   // The bits of the bytes `reset` read first that `steering` leaves out.
   auto suspects_of = [&](const WatchedReset& reset) {
     std::vector<RamBit> suspects;
@@ -327,14 +355,12 @@ RamBits reads_that_steer_the_reset(const AleSetup& s, const std::vector<Past>& p
     return suspects;
   };
   for (size_t p = 0; p < pasts.size(); ++p) {
-    add_steering(s, pasts[p], resets[p], suspects_of(resets[p]), rng, pool, steering);
+    search.add(pasts[p], resets[p], suspects_of(resets[p]));
     for (int round = 0; round < kSteeringRounds; ++round) {
       const std::vector<RamBit> suspects = suspects_of(resets[p]);
-      std::vector<Past> checks(kSteeringChecks, pasts[p]);
-      for (Past& check : checks) {
-        for (const RamBit bit : suspects) {
-          if (rng() & 1) flip(check, bit);
-        }
+      std::vector<Past> checks;
+      for (int c = 0; c < kSteeringChecks; ++c) {
+        checks.push_back(search.flipped_at_random(pasts[p], suspects));
       }
       std::vector<WatchedReset> check_resets(checks.size());
       std::vector<uint8_t> changed(checks.size());
@@ -354,7 +380,7 @@ RamBits reads_that_steer_the_reset(const AleSetup& s, const std::vector<Past>& p
               checks[c].console.machine.riot.ram[at] ^ pasts[p].console.machine.riot.ram[at];
           if ((differ & mask_of(bit)) != 0 && !has(steering, bit)) flipped.push_back(bit);
         }
-        add_steering(s, checks[c], check_resets[c], flipped, rng, pool, steering);
+        search.add(checks[c], check_resets[c], flipped);
       }
       if (!any) break;
     }
