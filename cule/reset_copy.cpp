@@ -89,6 +89,16 @@ WatchedReset watched_reset(const AleSetup& s, const Past& past) {
   return reset;
 }
 
+// The whole resets of pasts[first, first + count), watched, on the pool.
+template <class Pasts>
+std::vector<WatchedReset> whole_resets(const AleSetup& s, const Pasts& pasts, size_t first,
+                                       size_t count, ThreadPool& pool) {
+  std::vector<WatchedReset> resets(count);
+  pool.parallel_for(int(count),
+                    [&](int p) { resets[size_t(p)] = watched_reset(s, pasts[first + size_t(p)]); });
+  return resets;
+}
+
 // `copy` with only the consoles seen twice or more (`seen`), or null when
 // none is.
 std::shared_ptr<ResetCopy> seen_twice(const ResetCopy& copy, const std::vector<int>& seen) {
@@ -160,9 +170,7 @@ std::shared_ptr<ResetCopy> try_copy(const AleSetup& s, const std::vector<Past>& 
     const Past& past = trial[p];
     if (p == first + resets.size()) {
       first = p;
-      resets.assign(std::min(chunk, trial.size() - p), WatchedReset{});
-      pool.parallel_for(int(resets.size()),
-                        [&](int i) { resets[size_t(i)] = watched_reset(s, trial[first + i]); });
+      resets = whole_resets(s, trial, p, std::min(chunk, trial.size() - p), pool);
     }
     const WatchedReset& reset = resets[p - first];
     if (reset.status != ModeStatus::ok) return nullptr;
@@ -236,21 +244,10 @@ std::shared_ptr<ResetCopy> try_copy(const AleSetup& s, const std::vector<Past>& 
   return seen_twice(copy, seen);
 }
 
-// Each past's whole reset, watched, on the pool.
-std::vector<WatchedReset> whole_resets(const AleSetup& s, const std::vector<Past>& pasts,
-                                       ThreadPool& pool) {
-  std::vector<WatchedReset> resets(pasts.size());
-  pool.parallel_for(int(pasts.size()),
-                    [&](int p) { resets[size_t(p)] = watched_reset(s, pasts[size_t(p)]); });
-  return resets;
-}
-
-// Whether the whole reset of `changed`, a past like `reset`'s but for some
-// RAM bits, leaves anything else than `reset` left (the bytes the reset
-// never wrote aside).
-bool changes_reset(const AleSetup& s, const Past& changed, const WatchedReset& reset) {
-  Past whole = changed;
-  const ModeStatus status = ale_reset(whole.console, s, whole.frames());
+// Whether `whole` (with `status`), the reset of `changed`, a past like
+// `reset`'s but for some RAM bits, leaves anything else than `reset` left
+// (the bytes the reset never wrote aside).
+bool differs(const Past& whole, ModeStatus status, const Past& changed, const WatchedReset& reset) {
   Past expected = reset.whole;
   for (uint32_t i = 0; i < 128; ++i) {
     if (!reset.watch.written[i]) {
@@ -258,6 +255,13 @@ bool changes_reset(const AleSetup& s, const Past& changed, const WatchedReset& r
     }
   }
   return status != reset.status || !(whole == expected);
+}
+
+// differs() of `changed`'s whole reset, run here.
+bool changes_reset(const AleSetup& s, const Past& changed, const WatchedReset& reset) {
+  Past whole = changed;
+  const ModeStatus status = ale_reset(whole.console, s, whole.frames());
+  return differs(whole, status, changed, reset);
 }
 
 // The search for the RAM bits that steer a game's reset, within a budget of
@@ -277,7 +281,7 @@ class SteeringSearch {
     if (suspects.empty()) return;
     std::vector<Past> tries(suspects.size() == 1 ? 1 : kTries, past);
     if (resets_left < int(tries.size())) {
-      for (const RamBit bit : suspects) steering[bit >> 3] |= mask_of(bit);
+      set_all(suspects);
       return;
     }
     resets_left -= int(tries.size());
@@ -292,7 +296,7 @@ class SteeringSearch {
     });
     if (std::find(steers.begin(), steers.end(), 1) == steers.end()) return;
     if (suspects.size() == 1) {
-      steering[suspects[0] >> 3] |= mask_of(suspects[0]);
+      set_all(suspects);
       return;
     }
     const RamBits before = steering;
@@ -301,13 +305,14 @@ class SteeringSearch {
     for (const std::vector<RamBit>& half : halves) add(past, reset, half);
     if (steering != before) return;
     // Neither half alone: each half's bits with the other's flipped.
-    for (int h = 0; h < 2; ++h) {
+    for (int h = 0; h < 2 && resets_left > 0; ++h) {
       Past flipped = past;
       for (const RamBit bit : halves[1 - h]) flip(flipped, bit);
+      --resets_left;
       add(flipped, watched_reset(s_, flipped), halves[h]);
     }
     if (steering != before) return;
-    for (const RamBit bit : suspects) steering[bit >> 3] |= mask_of(bit);
+    set_all(suspects);
   }
 
   //! `past` with each of `bits` flipped at random.
@@ -324,6 +329,10 @@ class SteeringSearch {
   int resets_left = 4000;
 
  private:
+  void set_all(const std::vector<RamBit>& bits) {
+    for (const RamBit bit : bits) steering[bit >> 3] |= mask_of(bit);
+  }
+
   const AleSetup& s_;
   ThreadPool& pool_;
   std::mt19937 rng_{3};
@@ -365,8 +374,8 @@ RamBits reads_that_steer_the_reset(const AleSetup& s, const std::vector<Past>& p
       std::vector<WatchedReset> check_resets(checks.size());
       std::vector<uint8_t> changed(checks.size());
       pool.parallel_for(int(checks.size()), [&](int c) {
-        check_resets[size_t(c)] = watched_reset(s, checks[size_t(c)]);
-        changed[size_t(c)] = changes_reset(s, pasts[p], check_resets[size_t(c)]);
+        const WatchedReset& check = check_resets[size_t(c)] = watched_reset(s, checks[size_t(c)]);
+        changed[size_t(c)] = differs(resets[p].whole, resets[p].status, pasts[p], check);
       });
       bool any = false;
       for (size_t c = 0; c < checks.size(); ++c) {
@@ -397,9 +406,12 @@ bool would_hold_for_any(const std::vector<Past>& pasts, const std::vector<Watche
     AleConsole keyed = past.console;
     return ale_reset_copy_key(AleResetCopy{}, keyed);
   };
+  std::vector<uint32_t> keys;
+  for (const Past& past : pasts) keys.push_back(tia_key(past));
   for (const Past& other : others) {
+    const uint32_t other_key = tia_key(other);
     for (size_t p = 0; p < pasts.size(); ++p) {
-      if (tia_key(pasts[p]) != tia_key(other)) continue;
+      if (keys[p] != other_key) continue;
       bool holds = true;
       for (uint32_t i = 0; i < 128 && holds; ++i) {
         const uint8_t mask = resets[p].watch.read_first[i] ? steering[i] : 0;
@@ -613,7 +625,8 @@ std::shared_ptr<const ResetCopy> make_reset_copy(const Console& prototype, int m
       // would take costs memory and set-up time for nothing.
       const std::vector<Past> held_out =
           played({100, 250, 500, 700, 1000, 1300, 1700, 2000}, false);
-      const std::vector<WatchedReset> ram_resets = whole_resets(s, ram_pasts, pool);
+      const std::vector<WatchedReset> ram_resets =
+          whole_resets(s, ram_pasts, 0, ram_pasts.size(), pool);
       const RamBits steering = reads_that_steer_the_reset(s, ram_pasts, ram_resets, pool);
       if (would_hold_for_any(ram_pasts, ram_resets, steering, held_out)) {
         copy = try_copy(s, ram_pasts, false, &steering, pool);

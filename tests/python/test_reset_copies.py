@@ -57,8 +57,9 @@ def _reset_after(rom, frames: int):
 def test_copied_resets_of_games_that_keep_ram_are_exact():
     """The games seen to keep RAM through ALE's reset, where copied (the
     bytes their reset never writes keep their values, and some copies hold
-    only for the values of the bytes their reset reads first): long episodes
-    of them, resets from long pasts of play, run as full resets do."""
+    only for the values of the RAM bits that steer their reset): long
+    episodes of them, resets from long pasts of play, run as full resets
+    do."""
     dependent = []
     for game in cule.list_games():
         rom = resolve_rom(game)
