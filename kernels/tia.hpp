@@ -352,6 +352,18 @@ CULE_HD inline void store_pixels(uint8_t* out, uint64_t pixels, int n) {
   for (int i = 0; i < n; ++i) out[i] = uint8_t(pixels >> (8 * i));
 }
 
+// Stores 8 pixels, pixel i in byte i, at a multiple of 4 bytes.
+CULE_HD inline void store_aligned_pixels(uint8_t* out, uint64_t pixels) {
+#if defined(__CUDA_ARCH__)
+  reinterpret_cast<uint32_t*>(out)[0] = uint32_t(pixels);
+  reinterpret_cast<uint32_t*>(out)[1] = uint32_t(pixels >> 32);
+#else
+  // Only the tests run this on the host: fail there where the device would.
+  if (reinterpret_cast<uintptr_t>(out) & 3) __builtin_trap();
+  memcpy(out, &pixels, 8);
+#endif
+}
+
 CULE_HD inline void fill(uint8_t* out, int count, uint8_t value) {
   int i = 0;
 #if defined(__CUDA_ARCH__)
@@ -364,8 +376,43 @@ CULE_HD inline void fill(uint8_t* out, int count, uint8_t value) {
   for (; i < count; ++i) out[i] = value;
 }
 
+// How draw_span writes a chunk's pixels, each the colour register the
+// priority logic picks for it (background, playfield, player 0 or player 1).
+// The host XORs each colour in under byte masks looked up by 8 pixel bits.
+// On the device a byte mask takes some 16 instructions of 64-bit arithmetic
+// (threads would each read a different table entry), so there one byte
+// permute picks 4 pixels' bytes out of the 4 colours, by 2-bit selectors
+// spread from the pixel bits, and chunks start at aligned words.
+enum class PixelWrites : uint8_t { byte_masks, byte_select };
+#if defined(__CUDA_ARCH__)
+constexpr PixelWrites kPixelWrites = PixelWrites::byte_select;
+#else
+constexpr PixelWrites kPixelWrites = PixelWrites::byte_masks;
+#endif
+
+// Bits 0-7 of x to bits 0, 4, ..., 28 (bit k to bit 4k).
+CULE_HD inline uint32_t spread_to_nibbles(uint32_t x) {
+  x = (x | x << 12) & 0x000F000Fu;
+  x = (x | x << 6) & 0x03030303u;
+  return (x | x << 3) & 0x11111111u;
+}
+
+// Byte k of the result: byte (selectors >> 4k) & 3 of `colours`, k = 0-3.
+CULE_HD inline uint32_t pick_bytes(uint32_t colours, uint32_t selectors) {
+#if defined(__CUDA_ARCH__)
+  return __byte_perm(colours, 0, selectors);
+#else
+  uint32_t picked = 0;
+  for (int k = 0; k < 4; ++k) {
+    picked |= (colours >> (8 * ((selectors >> (4 * k)) & 3)) & 0xFF) << (8 * k);
+  }
+  return picked;
+#endif
+}
+
 // Draws `count` pixels of one scanline from hpos (when `draw`), and
 // latches collisions.
+template <PixelWrites kWrites = kPixelWrites>
 CULE_HD inline void draw_span(Tia& tia, uint8_t* out, int hpos, int count, bool draw) {
   if (tia.VBLANK & 0x02) {
     if (draw) fill(out, count, 0);
@@ -399,16 +446,26 @@ CULE_HD inline void draw_span(Tia& tia, uint8_t* out, int hpos, int count, bool 
             pos_bl = tia.POSBL;
   const uint8_t modes = tia.playfield_priority_and_score;
   // Colour registers as 8 pixels of each: the background, and how each of
-  // the others differs from it.
+  // the others differs from it (by byte masks); or as the bytes of a word
+  // (by byte select).
   constexpr uint64_t kBytes = 0x0101010101010101ull;
   const uint64_t background = tia.color[0] * kBytes;
   const uint64_t playfield_delta = (tia.color[1] ^ tia.color[0]) * kBytes;
   const uint64_t p0_delta = (tia.color[2] ^ tia.color[0]) * kBytes;
   const uint64_t p1_delta = (tia.color[3] ^ tia.color[0]) * kBytes;
+  const uint32_t colours = uint32_t(tia.color[0]) | uint32_t(tia.color[1]) << 8 |
+                           uint32_t(tia.color[2]) << 16 | uint32_t(tia.color[3]) << 24;
+  // Chunks of 64 pixels; by byte select, a first chunk of 1-3 pixels
+  // brings the others to word boundaries.
+  int chunk = 64;
+  if constexpr (kWrites == PixelWrites::byte_select) {
+    const int to_word = int(-reinterpret_cast<uintptr_t>(out) & 3);
+    if (draw && to_word != 0) chunk = to_word;
+  }
   uint16_t latches = 0;
-  for (int base = 0; base < count; base += 64) {
+  for (int base = 0; base < count; base += chunk, chunk = 64) {
     const int x = hpos + base;
-    const int n = count - base < 64 ? count - base : 64;
+    const int n = count - base < chunk ? count - base : chunk;
     const uint64_t in_span = n == 64 ? ~0ull : (1ull << n) - 1;
     auto window = [&](bool on, ObjectPixels object, int position) {
       return on ? object_window(object, wrap160(x - position)) & in_span : 0;
@@ -445,14 +502,28 @@ CULE_HD inline void draw_span(Tia& tia, uint8_t* out, int hpos, int count, bool 
       as_p1 = p1m1 & ~p0m0;
       as_playfield = (pf_bits | bl_bits) & ~p0m0 & ~p1m1;
     }
-    for (int i = 0; i < n; i += 8) {
-      uint64_t pixels = background;
-      if ((shown >> i) & 0xFF) {
-        pixels ^= (byte_mask((as_playfield >> i) & 0xFF) & playfield_delta) ^
-                  (byte_mask((as_p0 >> i) & 0xFF) & p0_delta) ^
-                  (byte_mask((as_p1 >> i) & 0xFF) & p1_delta);
+    if constexpr (kWrites == PixelWrites::byte_select) {
+      // Selector 0 background, 1 playfield, 2 player 0, 3 player 1.
+      const uint64_t selector_low = as_playfield | as_p1, selector_high = as_p0 | as_p1;
+      auto pixels_from = [&](int i) {
+        const uint32_t selectors = spread_to_nibbles(uint32_t(selector_low >> i) & 0xFF) |
+                                   spread_to_nibbles(uint32_t(selector_high >> i) & 0xFF) << 1;
+        return pick_bytes(colours, selectors) | uint64_t(pick_bytes(colours, selectors >> 16))
+                                                    << 32;
+      };
+      int i = 0;
+      for (; i + 8 <= n; i += 8) store_aligned_pixels(out + base + i, pixels_from(i));
+      if (i < n) store_pixels(out + base + i, pixels_from(i), n - i);
+    } else {
+      for (int i = 0; i < n; i += 8) {
+        uint64_t pixels = background;
+        if ((shown >> i) & 0xFF) {
+          pixels ^= (byte_mask((as_playfield >> i) & 0xFF) & playfield_delta) ^
+                    (byte_mask((as_p0 >> i) & 0xFF) & p0_delta) ^
+                    (byte_mask((as_p1 >> i) & 0xFF) & p1_delta);
+        }
+        store_pixels(out + base + i, pixels, n - i < 8 ? n - i : 8);
       }
-      store_pixels(out + base + i, pixels, n - i < 8 ? n - i : 8);
     }
   }
   tia.collision |= latches;
