@@ -132,10 +132,15 @@ CULE_HD inline int wrap160(int x) {
   return x >= kScreenWidth ? x - kScreenWidth : x;
 }
 
+// The device reverses bits in one instruction (BREV).
 CULE_HD inline uint8_t reverse_bits(uint8_t b) {
+#if defined(__CUDA_ARCH__)
+  return static_cast<uint8_t>(__brev(b) >> 24);
+#else
   b = static_cast<uint8_t>((b & 0xF0) >> 4 | (b & 0x0F) << 4);
   b = static_cast<uint8_t>((b & 0xCC) >> 2 | (b & 0x33) << 2);
   return static_cast<uint8_t>((b & 0xAA) >> 1 | (b & 0x55) << 1);
+#endif
 }
 
 // Copies after the first, by NUSIZ number: close (16), medium (32), wide (64).
@@ -270,9 +275,14 @@ CULE_HD inline ObjectPixels missile_pixels(uint8_t number, int width) {
   return with_copies(bits, bits, number);
 }
 
+// Bits 0-19 of x in reverse order.
 CULE_HD inline uint32_t reverse20(uint32_t x) {
+#if defined(__CUDA_ARCH__)
+  return __brev(x) >> 12;
+#else
   return uint32_t(reverse_bits(uint8_t(x))) << 12 | uint32_t(reverse_bits(uint8_t(x >> 8))) << 4 |
          reverse_bits(uint8_t(x >> 12 & 0xF0));
+#endif
 }
 
 // The playfield's 40 bits of a line, bit i for pixels 4i-4i+3: PF0 bits 4-7,
