@@ -394,7 +394,12 @@ CULE_HD inline void fill(uint8_t* out, int count, uint8_t value) {
 // permute picks 4 pixels' bytes out of the 4 colours, by 2-bit selectors
 // spread from the pixel bits, and chunks start at aligned words.
 enum class PixelWrites : uint8_t { byte_masks, byte_select };
-#if defined(__CUDA_ARCH__)
+// 0: the device writes pixels by byte masks too (a build for
+// benchmarks/gpu/check.sh --sweep to compare).
+#ifndef CULE_DEVICE_BYTE_SELECT
+#define CULE_DEVICE_BYTE_SELECT 1
+#endif
+#if defined(__CUDA_ARCH__) && CULE_DEVICE_BYTE_SELECT
 constexpr PixelWrites kPixelWrites = PixelWrites::byte_select;
 #else
 constexpr PixelWrites kPixelWrites = PixelWrites::byte_masks;
