@@ -411,7 +411,8 @@ CULE_HD CULE_FORCE_INLINE int console_skip_timer_wait(ConsoleBus<kMapper>& bus, 
 //! Drawing early shows nothing ALE would not (ALE draws at every access),
 //! except in a frame that ends partial: ALE leaves its pixels past the last
 //! access stale and their collisions unlatched. So the loop draws ahead
-//! only in frames that will be run again if they end partial (may_redo).
+//! only in frames that will be run again if they end partial, from before
+//! a frame that draws over those pixels first (FrameBuffers::draws_ahead).
 template <int kMapper, int kDrawEvery = 0>
 CULE_HD CULE_HOST_NOINLINE void console_run_instructions(ConsoleState& c,
                                                          const ConsoleConfig& config,
@@ -419,7 +420,7 @@ CULE_HD CULE_HOST_NOINLINE void console_run_instructions(ConsoleState& c,
                                                          const ConsoleInputs& inputs) {
   Cpu cpu = c.cpu;
   ConsoleBus<kMapper> bus{c, config, frames, inputs, cpu};
-  const bool draws_ahead = kDrawEvery > 0 && frames.may_redo;
+  const bool draws_ahead = kDrawEvery > 0 && frames.draws_ahead;
   // Its own count of iterations: n also counts the instructions of the timer
   // waits run in closed form, which differ from console to console.
   int until_drawing = kDrawEvery;

@@ -328,12 +328,21 @@ CULE_HD inline StepFrames env_step_frames(const EnvSetup& s, const EnvBatch& b, 
   const Tia& tia = c.machine.tia;
   FrameBuffers drawn = env_frame_buffers(s, b, i);
   drawn.may_redo = !draw_all;
+  drawn.draws_ahead = drawn.may_redo;
   FrameBuffers undrawn = drawn;
   undrawn.draw = 0;
+  // A drawn frame that ends partial leaves what it drew ahead in the
+  // buffer, and the run again leaves those pixels stale in that frame:
+  // only the frame two before it, into the same buffer, draws over them
+  // first, and it must be of this step (the first drawn frame of a frame
+  // skip of 3 is not).
+  FrameBuffers drawn_first = drawn;
+  drawn_first.draws_ahead = 0;
   int32_t reward = 0;
   for (int left = s.frameskip; left > 0; --left) {
-    env_emulate_frame(s, c, e, draw_all || left <= 2 ? drawn : undrawn, ale_action,
-                      paddle_strength);
+    const bool first_two = s.frameskip - left < 2;
+    env_emulate_frame(s, c, e, draw_all || left <= 2 ? (first_two ? drawn_first : drawn) : undrawn,
+                      ale_action, paddle_strength);
     if (!draw_all && tia.partial_frame) return {reward, false};
     reward += ale_reward(c);
     e.game_over = ale_terminal(c);

@@ -118,9 +118,12 @@ struct FrameBuffers {
   uint8_t draw = 1;
   // 1: a frame that ends partial will be run again from a saved state, so
   // no pixel is read back (ALE's grey-out of such a frame is left to that
-  // run, and the buffer counts as stale; the device's CPU loop may draw
-  // ahead, see console_run_instructions).
+  // run, and the buffer counts as stale).
   uint8_t may_redo = 0;
+  // 1: the device's CPU loop may draw ahead of the accesses (see
+  // console_run_instructions): a frame that may be run again, whose pixels
+  // past its last access that run draws over before leaving them stale.
+  uint8_t draws_ahead = 0;
   CULE_HD uint8_t* current(const Tia& tia) const { return pixels + tia.current_buffer * size; }
 };
 
