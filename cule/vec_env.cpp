@@ -489,6 +489,10 @@ void VecEnv::restore_state(const Snapshot& snapshot) {
   for (size_t k = 0; k < snapshot.envs.size(); ++k) {
     storage_->write(snapshot.envs[k], snapshot.state[k]);
   }
+  // A copy to the device from pageable memory may return before it lands,
+  // and a stream that does not wait for the default one (PyTorch's side
+  // streams) would not wait for it.
+  storage_->synchronize();
 }
 
 }  // namespace cule

@@ -132,6 +132,11 @@ class CudaStorage final : public VecEnv::Storage {
       upload(y_taps_, host_setup.area.y_taps, host_setup.area.y_count);
     }
     check_cuda(cudaMemset(errors_.data, 0, sizeof(uint32_t)), "cudaMemset");
+    // Zeros until an episode ends there, as the CPU backend's.
+    if (host_setup.autoreset_mode == AutoresetMode::same_step) {
+      check_cuda(cudaMemset(final_observations_.data, 0, n_ * size_t(host_setup.obs_bytes)),
+                 "cudaMemset");
+    }
   }
 
  public:
@@ -256,6 +261,7 @@ class CudaStorage final : public VecEnv::Storage {
     uint32_t errors = 0;
     download(&errors, errors_.data, 1);
     check_cuda(cudaMemset(errors_.data, 0, sizeof(uint32_t)), "cudaMemset");
+    synchronize();  // cleared before work on any stream can set it again
     return errors;
   }
 
