@@ -44,7 +44,8 @@ class VecEnv::Storage {
   virtual const uint8_t* ram(int i) = 0;
 
   //! Waits for queued work; the errors the device met since the last call
-  //! (bit 0: an action out of range, bit 1: a mode selection never ended).
+  //! (bit 0: an action out of range, bit 1: a mode selection never ended,
+  //! bit 2: ALE gave up a mode selection).
   virtual uint32_t check_errors() = 0;
   virtual void synchronize() = 0;
   //! Copies from the storage's memory to the host, after queued work.
@@ -65,6 +66,7 @@ std::unique_ptr<VecEnv::Storage> make_cuda_storage(const std::vector<VecEnv::Gam
 
 //! Bits of Storage::check_errors.
 constexpr uint32_t kErrorBadAction = 1;
-constexpr uint32_t kErrorModeSelection = 2;
+constexpr uint32_t kErrorModeSelection = 2;  //!< ModeStatus::not_reached
+constexpr uint32_t kErrorModeGaveUp = 4;     //!< ModeStatus::gave_up
 
 }  // namespace cule

@@ -16,8 +16,10 @@ constexpr int kMinBlocksPerSm = CULE_STEP_MIN_BLOCKS_PER_SM;
 
 int blocks_for(int n) { return (n + kThreadsPerBlock - 1) / kThreadsPerBlock; }
 
+// Bits of the error word, as cule/vec_env_storage.hpp names them: 2 a mode
+// selection that never ended, 4 one that ALE gives up.
 __device__ void report(uint32_t* errors, ModeStatus status) {
-  if (status != ModeStatus::ok) atomicOr(errors, 2u);
+  if (status != ModeStatus::ok) atomicOr(errors, status == ModeStatus::gave_up ? 4u : 2u);
 }
 
 __global__ void env_reset_kernel(EnvSetup setup, EnvBatch batch, const uint8_t* mask,
