@@ -165,10 +165,8 @@ class CudaStorage final : public VecEnv::Storage {
                    void* stream) override {
     select_device();
     const cudaStream_t s = as_stream(stream);
-    // cudaMemcpyAsync from pageable host memory returns once the data is
-    // staged, so the caller's arrays are free again when these return.
-    if (mask) upload(mask_, mask, n_, s);
-    if (seeds) upload(seeds_, seeds, n_, s);
+    if (mask) upload(mask_, staged(staged_mask_, mask), n_, s);
+    if (seeds) upload(seeds_, staged(staged_seeds_, seeds), n_, s);
     // One launch per game, over its environments.
     for (const DeviceGame& game : games_) {
       kernels::launch_env_reset(game.setup, batch(), mask ? mask_.data : nullptr,
@@ -185,8 +183,8 @@ class CudaStorage final : public VecEnv::Storage {
     select_device();
     const cudaStream_t s = as_stream(stream);
     if (!device_pointers) {
-      upload(actions_, actions, n_, s);
-      if (paddle_strengths) upload(strengths_, paddle_strengths, n_, s);
+      upload(actions_, staged(staged_actions_, actions), n_, s);
+      if (paddle_strengths) upload(strengths_, staged(staged_strengths_, paddle_strengths), n_, s);
       actions = actions_.data;
       paddle_strengths = paddle_strengths ? strengths_.data : nullptr;
     }
@@ -288,6 +286,12 @@ class CudaStorage final : public VecEnv::Storage {
   static void download(T* to, const T* from, size_t count) {
     check_cuda(cudaMemcpy(to, from, count * sizeof(T), cudaMemcpyDeviceToHost), "copy to the host");
   }
+  //! `from`'s n_ elements, copied into `staging` (see staged_actions_).
+  template <class T>
+  const T* staged(std::vector<T>& staging, const T* from) const {
+    staging.assign(from, from + n_);
+    return staging.data();
+  }
   template <class T>
   static void put(T* to, const T* from, size_t count) {
     check_cuda(cudaMemcpy(to, from, count * sizeof(T), cudaMemcpyHostToDevice),
@@ -305,6 +309,14 @@ class CudaStorage final : public VecEnv::Storage {
   DeviceArray<float> strengths_;
   DeviceArray<uint8_t> mask_;
   DeviceArray<uint64_t> seeds_;
+  // The caller's host arrays go to the device through these: a copy from
+  // pageable memory has read its source when cudaMemcpyAsync returns, one
+  // from pinned memory (a pinned tensor's, say) may read it later, when the
+  // caller is free to change it.
+  std::vector<int32_t> staged_actions_;
+  std::vector<float> staged_strengths_;
+  std::vector<uint8_t> staged_mask_;
+  std::vector<uint64_t> staged_seeds_;
   DeviceArray<AleConsole> consoles_;
   DeviceArray<EnvEpisode> episodes_;
   DeviceArray<EnvSave> saves_;
