@@ -143,6 +143,22 @@ constexpr uint8_t mask_of(RamBit bit) { return uint8_t(1u << (bit & 7u)); }
 void flip(Past& past, RamBit bit) { past.console.machine.riot.ram[bit >> 3] ^= mask_of(bit); }
 bool has(const RamBits& bits, RamBit bit) { return (bits[bit >> 3] & mask_of(bit)) != 0; }
 
+// The values of the `steering` bits of the bytes `reset` read first, in
+// `past`'s RAM (the bits a copy by RAM is keyed by).
+RamBits steered_values(const Past& past, const WatchedReset& reset, const RamBits& steering) {
+  RamBits values{};
+  for (uint32_t i = 0; i < 128; ++i) {
+    if (reset.watch.read_first[i]) values[i] = past.console.machine.riot.ram[i] & steering[i];
+  }
+  return values;
+}
+
+// The TIA key of a copy (AleResetCopy::kTiaKeys) that `past`'s reset takes.
+uint32_t tia_key_of(const Past& past) {
+  AleConsole keyed = past.console;
+  return ale_reset_copy_key(AleResetCopy{}, keyed);
+}
+
 // The trial of a copy keyed by TIA state (and timer, `by_timer`; and the
 // values of the `keyed_bits` of the bytes the reset reads first, when
 // given): every past's whole reset against its key's console. A past whose
@@ -402,23 +418,18 @@ RamBits reads_that_steer_the_reset(const AleSetup& s, const std::vector<Past>& p
 // would hold for one of `others` (whatever the timer).
 bool would_hold_for_any(const std::vector<Past>& pasts, const std::vector<WatchedReset>& resets,
                         const RamBits& steering, const std::vector<Past>& others) {
-  auto tia_key = [](const Past& past) {
-    AleConsole keyed = past.console;
-    return ale_reset_copy_key(AleResetCopy{}, keyed);
-  };
   std::vector<uint32_t> keys;
-  for (const Past& past : pasts) keys.push_back(tia_key(past));
+  std::vector<RamBits> values;
+  for (size_t p = 0; p < pasts.size(); ++p) {
+    keys.push_back(tia_key_of(pasts[p]));
+    values.push_back(steered_values(pasts[p], resets[p], steering));
+  }
   for (const Past& other : others) {
-    const uint32_t other_key = tia_key(other);
+    const uint32_t other_key = tia_key_of(other);
     for (size_t p = 0; p < pasts.size(); ++p) {
-      if (keys[p] != other_key) continue;
-      bool holds = true;
-      for (uint32_t i = 0; i < 128 && holds; ++i) {
-        const uint8_t mask = resets[p].watch.read_first[i] ? steering[i] : 0;
-        holds = ((pasts[p].console.machine.riot.ram[i] ^ other.console.machine.riot.ram[i]) &
-                 mask) == 0;
+      if (keys[p] == other_key && steered_values(other, resets[p], steering) == values[p]) {
+        return true;
       }
-      if (holds) return true;
     }
   }
   return false;
@@ -541,10 +552,7 @@ std::vector<Past> timer_pasts(const std::vector<Past>& pasts, const Mt19937& sta
     mt19937_discard(rng, 1);
   }
   std::vector<std::vector<size_t>> by_key(AleResetCopy::kTiaKeys);
-  for (size_t p = 0; p < pasts.size(); ++p) {
-    AleConsole keyed = pasts[p].console;
-    by_key[ale_reset_copy_key(AleResetCopy{}, keyed)].push_back(p);
-  }
+  for (size_t p = 0; p < pasts.size(); ++p) by_key[tia_key_of(pasts[p])].push_back(p);
   std::vector<Past> out;
   for (const std::vector<size_t>& same_key : by_key) {
     if (same_key.size() < 2) continue;
@@ -633,15 +641,10 @@ std::shared_ptr<const ResetCopy> make_reset_copy(const Console& prototype, int m
         if (!copy) {
           // Each timer from two pasts of each set of steering values, in
           // turn.
-          std::map<std::vector<uint8_t>, uint32_t> sets;
+          std::map<RamBits, uint32_t> sets;
           std::vector<uint32_t> set_of;
           for (size_t p = 0; p < ram_pasts.size(); ++p) {
-            std::vector<uint8_t> values(128);
-            for (uint32_t i = 0; i < 128; ++i) {
-              if (ram_resets[p].watch.read_first[i]) {
-                values[i] = ram_pasts[p].console.machine.riot.ram[i] & steering[i];
-              }
-            }
+            const RamBits values = steered_values(ram_pasts[p], ram_resets[p], steering);
             set_of.push_back(sets.emplace(values, uint32_t(sets.size())).first->second);
           }
           copy = try_copy(s, timer_pasts(ram_pasts, start, 2, set_of), true, &steering, pool);
