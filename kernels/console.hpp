@@ -281,10 +281,10 @@ struct ConsoleBus {
     return tia_read(c.tia, frames, address, cycles, data_bus, inputs.tia);
   }
 
-  //! Draws the frame up to the CPU's clock (see console_run_instructions).
+  //! Draws the frame up to colour clock `clock` (see console_run_instructions).
   CULE_HD CULE_NOINLINE static void draw_up_to(ConsoleState& c, const FrameBuffers& frames,
-                                               uint32_t cycles) {
-    tia_update(c.tia, frames, int(cycles * 3));
+                                               int clock) {
+    tia_update(c.tia, frames, clock);
   }
 
   CULE_HD CULE_NOINLINE static TiaWriteEffect write_tia(
@@ -411,8 +411,9 @@ CULE_HD CULE_FORCE_INLINE int console_skip_timer_wait(ConsoleBus<kMapper>& bus, 
 //! Drawing early shows nothing ALE would not (ALE draws at every access),
 //! except in a frame that ends partial: ALE leaves its pixels past the last
 //! access stale and their collisions unlatched. So the loop draws ahead
-//! only in frames that will be run again if they end partial, from before
-//! a frame that draws over those pixels first (FrameBuffers::draws_ahead).
+//! only in frames that will be run again if they end partial, and only in
+//! rows that a frame of that run draws over first
+//! (FrameBuffers::draw_ahead_rows).
 template <int kMapper, int kDrawEvery = 0>
 CULE_HD CULE_HOST_NOINLINE void console_run_instructions(ConsoleState& c,
                                                          const ConsoleConfig& config,
@@ -420,7 +421,8 @@ CULE_HD CULE_HOST_NOINLINE void console_run_instructions(ConsoleState& c,
                                                          const ConsoleInputs& inputs) {
   Cpu cpu = c.cpu;
   ConsoleBus<kMapper> bus{c, config, frames, inputs, cpu};
-  const bool draws_ahead = kDrawEvery > 0 && frames.draws_ahead;
+  const bool draws_ahead = kDrawEvery > 0 && frames.draw_ahead_rows > 0;
+  const int ahead_limit = c.tia.clock_start_display + kClocksPerScanline * frames.draw_ahead_rows;
   // Its own count of iterations: n also counts the instructions of the timer
   // waits run in closed form, which differ from console to console.
   int until_drawing = kDrawEvery;
@@ -428,7 +430,8 @@ CULE_HD CULE_HOST_NOINLINE void console_run_instructions(ConsoleState& c,
     if constexpr (kDrawEvery > 0) {
       if (draws_ahead && --until_drawing == 0) {
         until_drawing = kDrawEvery;
-        ConsoleBus<kMapper>::draw_up_to(c, frames, cpu.cycles);
+        const int beam = int(cpu.cycles * 3);
+        ConsoleBus<kMapper>::draw_up_to(c, frames, beam < ahead_limit ? beam : ahead_limit);
       }
     }
     cpu_step(cpu, bus);

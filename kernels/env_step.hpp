@@ -328,22 +328,23 @@ CULE_HD inline StepFrames env_step_frames(const EnvSetup& s, const EnvBatch& b, 
   const Tia& tia = c.machine.tia;
   FrameBuffers drawn = env_frame_buffers(s, b, i);
   drawn.may_redo = !draw_all;
-  drawn.draws_ahead = drawn.may_redo;
   FrameBuffers undrawn = drawn;
   undrawn.draw = 0;
-  // A drawn frame that ends partial leaves what it drew ahead in the
-  // buffer, and the run again leaves those pixels stale in that frame:
-  // only the frame two before it, into the same buffer, draws over them
-  // first, and it must be of this step (the first drawn frame of a frame
-  // skip of 3 is not).
-  FrameBuffers drawn_first = drawn;
-  drawn_first.draws_ahead = 0;
+  undrawn.draw_ahead_rows = draw_all ? 0 : kAllRows;
+  // The rows the last two frames of this step drew over from the top (by
+  // frame parity): where the step runs again, a drawn frame's pixels drawn
+  // ahead are drawn over only in the rows of the frame two before it (see
+  // FrameBuffers::draw_ahead_rows).
+  uint16_t rows_drawn[2] = {0, 0};
   int32_t reward = 0;
   for (int left = s.frameskip; left > 0; --left) {
-    const bool first_two = s.frameskip - left < 2;
-    env_emulate_frame(s, c, e, draw_all || left <= 2 ? (first_two ? drawn_first : drawn) : undrawn,
-                      ale_action, paddle_strength);
+    const int frame = s.frameskip - left;
+    if (!draw_all) drawn.draw_ahead_rows = rows_drawn[frame & 1];
+    const bool new_frame = !tia.partial_frame;
+    env_emulate_frame(s, c, e, draw_all || left <= 2 ? drawn : undrawn, ale_action,
+                      paddle_strength);
     if (!draw_all && tia.partial_frame) return {reward, false};
+    rows_drawn[frame & 1] = new_frame ? tia_rows_drawn(tia) : 0;
     reward += ale_reward(c);
     e.game_over = ale_terminal(c);
     ++e.elapsed_frames;

@@ -108,6 +108,9 @@ struct Tia {
   uint8_t m0_pattern;  // kMissileNormal, kMissileStretched or kMissileHidden
 };
 
+//! FrameBuffers::draw_ahead_rows for every row of any picture.
+constexpr uint16_t kAllRows = 0xFFFF;
+
 //! The two frame buffers a TIA draws into, alternately (ALE swaps them every
 //! frame; rows a frame does not reach keep what was drawn two frames before).
 struct FrameBuffers {
@@ -120,10 +123,13 @@ struct FrameBuffers {
   // no pixel is read back (ALE's grey-out of such a frame is left to that
   // run, and the buffer counts as stale).
   uint8_t may_redo = 0;
-  // 1: the device's CPU loop may draw ahead of the accesses (see
-  // console_run_instructions): a frame that may be run again, whose pixels
-  // past its last access that run draws over before leaving them stale.
-  uint8_t draws_ahead = 0;
+  // Rows of the picture, from its top, in which the device's CPU loop may
+  // draw ahead of the accesses (see console_run_instructions); 0: none. A
+  // frame that may be run again, if undrawn; if drawn, no further than the
+  // rows that the frame two before it, into the same buffer, draws over
+  // first in that run: the pixels drawn ahead past the frame's last access
+  // stay in the buffer, and the run again leaves them stale.
+  uint16_t draw_ahead_rows = 0;
   CULE_HD uint8_t* current(const Tia& tia) const { return pixels + tia.current_buffer * size; }
 };
 
@@ -613,6 +619,11 @@ CULE_HD inline void tia_update(Tia& tia, const FrameBuffers& frames, int clock) 
       }
     }
   } while (tia.clock_at_last_update < clock);
+}
+
+//! Rows a new frame has drawn over from its top (FrameBuffers::draw_ahead_rows).
+CULE_HD inline uint16_t tia_rows_drawn(const Tia& tia) {
+  return uint16_t(tia.frame_pixel / kScreenWidth);
 }
 
 //! Power-on register values and the first frame's timing (ALE's TIA::reset

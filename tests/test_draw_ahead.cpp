@@ -3,7 +3,7 @@
 // host's draws only when an access needs the picture. Drawing early must
 // change nothing ALE shows: every ale-py game runs here on both loops side
 // by side, the drawing loop drawing before every instruction, and each
-// frame's console and both frame buffers must agree (see compare_every_game).
+// frame's console and both frame buffers must agree (see compare_games).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -30,14 +30,15 @@ struct Side {
   bool ahead;  // draws up to the beam before every instruction where it may
 
   //! Runs a frame; returns whether it ended partial.
-  bool run_frame(const AleSetup& setup, int action, bool draw, bool may_redo, bool draws_ahead) {
+  bool run_frame(const AleSetup& setup, int action, bool draw, bool may_redo,
+                 uint16_t draw_ahead_rows) {
     controls_set_events(state.controls, setup.controllers, action, HeldSwitch::none, 1.0f);
     const ConsoleInputs inputs =
         controls_inputs(state.controls, setup.controllers, state.difficulty);
     FrameBuffers frames{pixels.data(), uint32_t(pixels.size() / 2)};
     frames.draw = draw;
     frames.may_redo = may_redo;
-    frames.draws_ahead = draws_ahead;
+    frames.draw_ahead_rows = draw_ahead_rows;
     if (ahead) {
       console_run_frame_here<1, false>(state.machine, setup.console, frames, inputs);
     } else {
@@ -48,22 +49,25 @@ struct Side {
 
   //! An environment's step as env_step_frames runs it: the frames before
   //! the last 2 undrawn, all of them frames that may be run again, drawn
-  //! ahead but for the drawn ones among the first 2; where one ends
-  //! partial, or the drawn ones or the buffers are not ALE's, the console is
-  //! put back (not its pixels) and the step runs again, every frame drawn
-  //! and none to be run again. Returns whether it ran again.
+  //! ahead in every row if undrawn, if drawn in the rows that the new frame
+  //! two before drew; where one ends partial, or the drawn ones or the
+  //! buffers are not ALE's, the console is put back (not its pixels) and
+  //! the step runs again, every frame drawn and none to be run again.
+  //! Returns whether it ran again.
   bool run_step(const AleSetup& setup, int action, int frameskip) {
     const AleConsole saved = state;
     const Tia& tia = state.machine.tia;
+    uint16_t rows_drawn[2] = {0, 0};
     bool exact = true;
-    for (int left = frameskip; left > 0 && exact; --left) {
-      const bool draw = left <= 2, first_two = frameskip - left < 2;
-      exact = !run_frame(setup, action, draw, true, !(draw && first_two)) &&
+    for (int frame = 0; frame < frameskip && exact; ++frame) {
+      const bool draw = frameskip - frame <= 2, new_frame = !tia.partial_frame;
+      exact = !run_frame(setup, action, draw, true, draw ? rows_drawn[frame & 1] : kAllRows) &&
               !(draw && tia.undrawn_pixels[tia.current_buffer] != 0);
+      rows_drawn[frame & 1] = new_frame ? tia_rows_drawn(tia) : 0;
     }
     if (exact && tia.undrawn_pixels[0] == 0 && tia.undrawn_pixels[1] == 0) return false;
     state = saved;
-    for (int frame = 0; frame < frameskip; ++frame) run_frame(setup, action, true, false, false);
+    for (int frame = 0; frame < frameskip; ++frame) run_frame(setup, action, true, false, 0);
     return true;
   }
 };
@@ -74,19 +78,23 @@ struct Compared {
   int partial = 0;  // frames that ended partial (steps: run again)
 };
 
-//! Runs every ale-py game from its reset on both loops, with random
-//! actions, and compares the consoles and both frame buffers. With
-//! `may_redo`, in the environments' steps (Side::run_step), with a frame
-//! skip of 4 and again of 3, compared after each step, a step run again
-//! counted as partial; else frame by frame, each drawn where a step of 4
-//! would draw it.
-Compared compare_every_game(bool may_redo) {
-  namespace fs = std::filesystem;
+namespace fs = std::filesystem;
+
+std::vector<fs::path> ale_py_roms() {
   std::vector<fs::path> roms;
   for (const fs::directory_entry& entry : fs::directory_iterator(testing::ale_roms_dir())) {
     if (entry.path().extension() == ".bin") roms.push_back(entry.path());
   }
   std::sort(roms.begin(), roms.end());
+  return roms;
+}
+
+//! Runs each game from its reset on both loops, with random actions, and
+//! compares the consoles and both frame buffers. With `may_redo`, in the
+//! environments' steps (Side::run_step), with a frame skip of 4 and again
+//! of 3, compared after each step, a step run again counted as partial;
+//! else frame by frame, each drawn where a step of 4 would draw it.
+Compared compare_games(const std::vector<fs::path>& roms, bool may_redo) {
   std::mt19937 rng(2600);
   Compared compared;
   for (const fs::path& path : roms) {
@@ -107,8 +115,8 @@ Compared compare_every_game(bool may_redo) {
           ahead.run_step(setup, action, frameskip);
         } else {
           const bool draw = frame % 4 >= 2;
-          compared.partial += host.run_frame(setup, action, draw, false, false);
-          ahead.run_frame(setup, action, draw, false, false);
+          compared.partial += host.run_frame(setup, action, draw, false, 0);
+          ahead.run_frame(setup, action, draw, false, 0);
         }
         if (std::memcmp(&host.state.machine, &ahead.state.machine, sizeof(ConsoleState)) != 0 ||
             host.pixels != ahead.pixels) {
@@ -125,16 +133,28 @@ Compared compare_every_game(bool may_redo) {
 
 TEST(DrawAhead, EveryAlePyGameShowsTheSameFrames) {
   if (testing::ale_roms_dir().empty()) GTEST_SKIP() << testing::kNoAleRoms;
-  const Compared c = compare_every_game(true);
+  const Compared c = compare_games(ale_py_roms(), true);
   std::printf("%zu games, %d steps compared, %d run again\n", c.games, c.frames, c.partial);
   EXPECT_GE(c.games, 100u) << "ale-py ships over 100 ROMs";
+}
+
+// The project's cartridge of uneven frames (roms/uneven_frames.asm) ends a
+// frame partial two frames after one that ended short of the picture's
+// last row, in steps of 4 frames and of 3: where the step runs again, that
+// short frame draws over only the rows it reached before the partial one,
+// and no frame of this step draws below them.
+TEST(DrawAhead, StepsWhosePartialFrameFollowsAShortOne) {
+  const Compared c = compare_games({fs::path(CULE_CARTRIDGE_DIR) / "uneven_frames.bin"}, true);
+  std::printf("%d steps compared, %d run again\n", c.frames, c.partial);
+  EXPECT_EQ(c.games, 1u);
+  EXPECT_GT(c.partial, 0) << "a frame of the cartridge's should end partial";
 }
 
 // Frames that are not run again (a rerun's, a reset's, cule::Console's)
 // must not be drawn ahead: partial ones included, they stay ALE's.
 TEST(DrawAhead, NotInFramesThatAreNotRunAgain) {
   if (testing::ale_roms_dir().empty()) GTEST_SKIP() << testing::kNoAleRoms;
-  const Compared c = compare_every_game(false);
+  const Compared c = compare_games(ale_py_roms(), false);
   std::printf("%zu games, %d frames compared, %d ended partial\n", c.games, c.frames, c.partial);
   EXPECT_GE(c.games, 100u) << "ale-py ships over 100 ROMs";
   EXPECT_GT(c.partial, 0) << "some frames should end partial, where drawing ahead would show";
