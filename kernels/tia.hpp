@@ -69,8 +69,9 @@ struct Tia {
   int32_t vsync_finish_clock;
   int32_t last_hmove_clock;
   // Accesses that change nothing drawn (WSYNC, audio, motion registers,
-  // input reads) leave the drawing to the next access that does, or to the
-  // frame's end: this is the clock ALE would have drawn up to by then.
+  // input reads, writes of the values already there) leave the drawing to
+  // the next access that does, or to the frame's end: this is the clock
+  // ALE would have drawn up to by then (see tia_defer).
   int32_t deferred_clock;
   int32_t dump_disabled_cycle;  // CPU cycle at which the paddle capacitors were released
   int32_t scanline_count_for_last_frame;
@@ -691,6 +692,14 @@ CULE_HD inline void tia_grey_out_frame(const Tia& tia, const TiaConfig& config,
   }
 }
 
+//! An access that would draw up to `clock` leaves it to a later one (see
+//! Tia::deferred_clock). Each of ALE's accesses draws up to its clock, or
+//! past it by a register's delay, so the next access's clock can fall short
+//! of where ALE has drawn.
+CULE_HD inline void tia_defer(Tia& tia, int clock) {
+  if (clock > tia.deferred_clock) tia.deferred_clock = clock;
+}
+
 //! A read of a TIA register. `data_bus` is the last value on the data bus
 //! (its low 6 bits float into the result).
 CULE_HD inline uint8_t tia_read(Tia& tia, const FrameBuffers& frames, uint16_t address,
@@ -699,7 +708,7 @@ CULE_HD inline uint8_t tia_read(Tia& tia, const FrameBuffers& frames, uint16_t a
   if ((address & 0x08) == 0) {
     tia_update(tia, frames, int(cycles * 3));
   } else {
-    tia.deferred_clock = int(cycles * 3);
+    tia_defer(tia, int(cycles * 3));
   }
   const uint8_t noise = data_bus & 0x3F;
   const uint16_t c = tia.collision;
@@ -756,6 +765,33 @@ CULE_HD inline bool tia_write_changes_drawing(uint16_t address) {
   }
 }
 
+//! Whether writing `value` to register `address` leaves every register as
+//! it is, so that drawing can wait (the pixels come out the same): a write
+//! of the value already there to a colour, playfield, graphics or enable
+//! register (GRP0 and GRP1 also copy the other's graphics, and GRP1 the
+//! ball's enable, into the delay registers: those must hold them already).
+//! Games rewrite those registers every line, mostly with the same values
+//! (in Pong some 9 of 10 writes a frame).
+CULE_HD inline bool tia_write_changes_nothing(const Tia& tia, const TiaConfig& config,
+                                              uint16_t address, uint8_t value) {
+  using namespace tia_detail;
+  switch (address) {
+    case 0x06: return colour_register(config, tia, value) == tia.color[2];  // COLUP0
+    case 0x07: return colour_register(config, tia, value) == tia.color[3];  // COLUP1
+    case 0x08: return colour_register(config, tia, value) == tia.color[1];  // COLUPF
+    case 0x09: return colour_register(config, tia, value) == tia.color[0];  // COLUBK
+    case 0x0D: return uint32_t(value >> 4) == (tia.PF & 0x0F);              // PF0
+    case 0x0E: return value == ((tia.PF >> 4) & 0xFF);                      // PF1
+    case 0x0F: return value == (tia.PF >> 12);                              // PF2
+    case 0x1B: return value == tia.GRP0 && tia.DGRP1 == tia.GRP1;           // GRP0
+    case 0x1C: return value == tia.GRP1 && tia.DGRP0 == tia.GRP0 && tia.DENABL == tia.ENABL;
+    case 0x1D: return (value & 0x02) == tia.ENAM0;  // ENAM0
+    case 0x1E: return (value & 0x02) == tia.ENAM1;  // ENAM1
+    case 0x1F: return (value & 0x02) == tia.ENABL;  // ENABL
+    default: return false;
+  }
+}
+
 //! Draws what accesses that changed nothing drawn have left undrawn (see
 //! Tia::deferred_clock): at the end of a frame's run, so that the buffer
 //! holds what ALE's does.
@@ -781,6 +817,10 @@ CULE_HD inline TiaWriteEffect tia_write(Tia& tia, const TiaConfig& config,
   const int clocks_into_frame = clock - tia.clock_when_frame_started;
   // Where the beam is on its line (0-227); only some registers need it.
   auto line_clock = [clocks_into_frame] { return clocks_into_frame % kClocksPerScanline; };
+  // A frame with no VSYNC ends after the maximum number of scanlines.
+  if (clocks_into_frame >= (config.max_scanlines + 1) * kClocksPerScanline) {
+    effect.end_frame = true;
+  }
 
   if (tia_write_changes_drawing(address)) {
     // Registers take effect this many colour clocks after the write.
@@ -804,14 +844,13 @@ CULE_HD inline TiaWriteEffect tia_write(Tia& tia, const TiaConfig& config,
       }
       default: break;
     }
+    if (tia_write_changes_nothing(tia, config, address, value)) {
+      tia_defer(tia, clock + delay);
+      return effect;
+    }
     tia_update(tia, frames, clock + delay);
   } else {
-    tia.deferred_clock = clock;
-  }
-
-  // A frame with no VSYNC ends after the maximum number of scanlines.
-  if (clocks_into_frame >= (config.max_scanlines + 1) * kClocksPerScanline) {
-    effect.end_frame = true;
+    tia_defer(tia, clock);
   }
 
   const int hpos = line_clock();
