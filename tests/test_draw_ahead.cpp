@@ -138,11 +138,12 @@ TEST(DrawAhead, EveryAlePyGameShowsTheSameFrames) {
   EXPECT_GE(c.games, 100u) << "ale-py ships over 100 ROMs";
 }
 
-// The project's cartridge of uneven frames (roms/uneven_frames.asm) ends a
-// frame partial two frames after one that ended short of the picture's
-// last row, in steps of 4 frames and of 3: where the step runs again, that
-// short frame draws over only the rows it reached before the partial one,
-// and no frame of this step draws below them.
+// The project's cartridge of uneven frames (roms/uneven_frames.asm), in
+// steps of 4 frames and of 3, ends a frame partial two frames after one
+// that ended short of the picture's last row, and two frames after one
+// that went on from a partial frame: where the step runs again, that frame
+// draws over only the rows it reached (from the top, or from where the
+// partial one had stopped) before the partial one does.
 TEST(DrawAhead, StepsWhosePartialFrameFollowsAShortOne) {
   const Compared c = compare_games({fs::path(CULE_CARTRIDGE_DIR) / "uneven_frames.bin"}, true);
   std::printf("%d steps compared, %d run again\n", c.frames, c.partial);
