@@ -805,55 +805,40 @@ struct TiaWriteEffect {
   bool end_frame;        //!< the frame is complete: stop the CPU after this instruction
 };
 
-//! A write to a TIA register (ALE's TIA::poke). `last_access_was_read` tells
-//! whether the CPU's previous bus access was a read (WSYNC halts only then).
-CULE_HD inline TiaWriteEffect tia_write(Tia& tia, const TiaConfig& config,
-                                        const FrameBuffers& frames, uint16_t address, uint8_t value,
-                                        uint32_t cycles, bool last_access_was_read) {
-  using namespace tia_detail;
+namespace tia_detail {
+
+//! Colour clocks after a write to `address` before the register takes
+//! effect, for those that change drawing (tia_write_changes_drawing).
+CULE_HD inline int write_delay(uint16_t address, int clocks_into_frame) {
+  // VBLANK, REFP0, REFP1, GRP0 and GRP1: 1 clock.
+  constexpr uint64_t kOneClock =
+      1ull << 0x01 | 1ull << 0x0B | 1ull << 0x0C | 1ull << 0x1B | 1ull << 0x1C;
+  // NUSIZ0, NUSIZ1, RESM0 and RESM1: 8 clocks.
+  constexpr uint64_t kEightClocks = 1ull << 0x04 | 1ull << 0x05 | 1ull << 0x12 | 1ull << 0x13;
+  // PF0, PF1 and PF2.
+  constexpr uint64_t kPlayfield = 1ull << 0x0D | 1ull << 0x0E | 1ull << 0x0F;
+  const uint64_t bit = 1ull << address;
+  if (bit & kOneClock) return 1;
+  if (bit & kEightClocks) return 8;
+  if (bit & kPlayfield) {
+    // 4, 5, 2 or 3 clocks (nibble k of 0x3254) by k, the line's CPU cycle
+    // modulo 4.
+    const int k = (clocks_into_frame % kClocksPerScanline / 3) & 3;
+    return (0x3254 >> (4 * k)) & 0x0F;
+  }
+  return 0;
+}
+
+//! The register change of a write that does change one (all but WSYNC and
+//! those tia_write_changes_nothing finds), after drawing up to
+//! `takes_effect` if the register changes drawing.
+CULE_HD inline TiaWriteEffect write_register(Tia& tia, const TiaConfig& config,
+                                             const FrameBuffers& frames, uint16_t address,
+                                             uint8_t value, uint32_t cycles, int takes_effect) {
   TiaWriteEffect effect{0, false};
-  address &= 0x3F;
+  if (tia_write_changes_drawing(address)) tia_update(tia, frames, takes_effect);
   const int clock = int(cycles * 3);
-  const int clocks_into_frame = clock - tia.clock_when_frame_started;
-  // Where the beam is on its line (0-227); only some registers need it.
-  auto line_clock = [clocks_into_frame] { return clocks_into_frame % kClocksPerScanline; };
-  // A frame with no VSYNC ends after the maximum number of scanlines.
-  if (clocks_into_frame >= (config.max_scanlines + 1) * kClocksPerScanline) {
-    effect.end_frame = true;
-  }
-
-  if (tia_write_changes_drawing(address)) {
-    // Registers take effect this many colour clocks after the write.
-    int delay = 0;
-    switch (address) {
-      case 0x01:
-      case 0x0B:
-      case 0x0C:
-      case 0x1B:
-      case 0x1C: delay = 1; break;
-      case 0x04:
-      case 0x05:
-      case 0x12:
-      case 0x13: delay = 8; break;
-      case 0x0D:
-      case 0x0E:
-      case 0x0F: {  // playfield: depends on the clock within the CPU cycle
-        constexpr int kPlayfieldDelay[4] = {4, 5, 2, 3};
-        delay = kPlayfieldDelay[(line_clock() / 3) & 3];
-        break;
-      }
-      default: break;
-    }
-    if (tia_write_changes_nothing(tia, config, address, value)) {
-      tia_defer(tia, clock + delay);
-      return effect;
-    }
-    tia_update(tia, frames, clock + delay);
-  } else {
-    tia_defer(tia, clock);
-  }
-
-  const int hpos = line_clock();
+  const int hpos = (clock - tia.clock_when_frame_started) % kClocksPerScanline;
   switch (address) {
     case 0x00:  // VSYNC
       tia.VSYNC = value;
@@ -872,13 +857,6 @@ CULE_HD inline TiaWriteEffect tia_write(Tia& tia, const TiaConfig& config,
         tia.dump_disabled_cycle = int32_t(cycles);
       }
       tia.VBLANK = value;
-      break;
-    case 0x02:  // WSYNC: the 6507 halts only on a read cycle
-      if (last_access_was_read) {
-        const uint32_t to_end_of_line =
-            76 - ((cycles - uint32_t(tia.clock_when_frame_started / 3)) % 76);
-        if (to_end_of_line < 76) effect.wait_cycles = to_end_of_line;
-      }
       break;
     case 0x04:  // NUSIZ0
       tia.NUSIZ0 = value;
@@ -1060,6 +1038,43 @@ CULE_HD inline TiaWriteEffect tia_write(Tia& tia, const TiaConfig& config,
     case 0x2C: tia.collision = 0; break;  // CXCLR
     default: break;                       // RSYNC, audio and unused addresses
   }
+  return effect;
+}
+
+}  // namespace tia_detail
+
+//! A write to a TIA register (ALE's TIA::poke). `last_access_was_read` tells
+//! whether the CPU's previous bus access was a read (WSYNC halts only then).
+CULE_HD inline TiaWriteEffect tia_write(Tia& tia, const TiaConfig& config,
+                                        const FrameBuffers& frames, uint16_t address, uint8_t value,
+                                        uint32_t cycles, bool last_access_was_read) {
+  using namespace tia_detail;
+  address &= 0x3F;
+  const int clock = int(cycles * 3);
+  const int clocks_into_frame = clock - tia.clock_when_frame_started;
+  // A frame with no VSYNC ends after the maximum number of scanlines.
+  const bool past_last_line = clocks_into_frame >= (config.max_scanlines + 1) * kClocksPerScanline;
+  int takes_effect = clock;
+  if (!tia_write_changes_drawing(address)) {
+    tia_defer(tia, clock);
+    if (address == 0x02) {  // WSYNC: the 6507 halts only on a read cycle
+      uint32_t wait_cycles = 0;
+      if (last_access_was_read) {
+        const uint32_t to_end_of_line =
+            76 - ((cycles - uint32_t(tia.clock_when_frame_started / 3)) % 76);
+        if (to_end_of_line < 76) wait_cycles = to_end_of_line;
+      }
+      return {wait_cycles, past_last_line};
+    }
+  } else {
+    takes_effect = clock + write_delay(address, clocks_into_frame);
+    if (tia_write_changes_nothing(tia, config, address, value)) {
+      tia_defer(tia, takes_effect);
+      return {0, past_last_line};
+    }
+  }
+  TiaWriteEffect effect = write_register(tia, config, frames, address, value, cycles, takes_effect);
+  effect.end_frame = effect.end_frame || past_last_line;
   return effect;
 }
 
