@@ -6,8 +6,9 @@ Compiles kernels/env_step.cu as the build does (plus any extra flags, e.g.
 -DCULE_BUS_FAST_PATHS=0), prints ptxas's registers, stack and spills, then
 disassembles it (nvdisasm, from PyPI's nvidia-cuda-nvdisasm, which this
 installs into the project venv when no CUDA toolkit here has it) and
-counts the instructions of the console's frame (console_run_frame) and of
-its CPU loops (one per common cartridge scheme, and one for any scheme):
+counts the instructions of the console's frame (console_run_frame), of
+its CPU loops (one per common cartridge scheme, and one for any scheme)
+and of the 2K loop's out-of-line bus accesses:
 all, local-memory loads and stores (the CPU's state where it does not stay
 in registers, and spills), generic and global loads and stores, calls and
 branches. Static counts, not timings: a change's effect on the GPU is
@@ -137,6 +138,11 @@ def main():
         if len(schemes) == 1:
             scheme = SCHEMES.get(schemes.pop(), "?")
             print(f"  CPU loop, {scheme + ':':4} {counts(body)}")
+    # The 2K loop's out-of-line accesses (each a divergent call in a warp).
+    for name in ("read_device", "write_device", "read_tia", "write_tia"):
+        for function, instructions in code.items():
+            if re.search(rf"ConsoleBusILi0EE\d+{name}", function):
+                print(f"  {name + ' (2K):':19} {counts(instructions)}")
 
 
 if __name__ == "__main__":
