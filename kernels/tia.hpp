@@ -830,15 +830,15 @@ CULE_HD inline int write_delay(uint16_t address, int clocks_into_frame) {
 }
 
 //! The register change of a write that does change one (all but WSYNC and
-//! those tia_write_changes_nothing finds), after drawing up to
-//! `takes_effect` if the register changes drawing.
+//! those tia_write_changes_nothing finds), once tia_write has drawn up to
+//! where it takes effect.
 CULE_HD inline TiaWriteEffect write_register(Tia& tia, const TiaConfig& config,
                                              const FrameBuffers& frames, uint16_t address,
-                                             uint8_t value, uint32_t cycles, int takes_effect) {
+                                             uint8_t value, uint32_t cycles,
+                                             int clocks_into_frame) {
   TiaWriteEffect effect{0, false};
-  if (tia_write_changes_drawing(address)) tia_update(tia, frames, takes_effect);
   const int clock = int(cycles * 3);
-  const int hpos = (clock - tia.clock_when_frame_started) % kClocksPerScanline;
+  const int hpos = clocks_into_frame % kClocksPerScanline;
   switch (address) {
     case 0x00:  // VSYNC
       tia.VSYNC = value;
@@ -1054,7 +1054,6 @@ CULE_HD inline TiaWriteEffect tia_write(Tia& tia, const TiaConfig& config,
   const int clocks_into_frame = clock - tia.clock_when_frame_started;
   // A frame with no VSYNC ends after the maximum number of scanlines.
   const bool past_last_line = clocks_into_frame >= (config.max_scanlines + 1) * kClocksPerScanline;
-  int takes_effect = clock;
   if (!tia_write_changes_drawing(address)) {
     tia_defer(tia, clock);
     if (address == 0x02) {  // WSYNC: the 6507 halts only on a read cycle
@@ -1067,13 +1066,15 @@ CULE_HD inline TiaWriteEffect tia_write(Tia& tia, const TiaConfig& config,
       return {wait_cycles, past_last_line};
     }
   } else {
-    takes_effect = clock + write_delay(address, clocks_into_frame);
+    const int takes_effect = clock + write_delay(address, clocks_into_frame);
     if (tia_write_changes_nothing(tia, config, address, value)) {
       tia_defer(tia, takes_effect);
       return {0, past_last_line};
     }
+    tia_update(tia, frames, takes_effect);
   }
-  TiaWriteEffect effect = write_register(tia, config, frames, address, value, cycles, takes_effect);
+  TiaWriteEffect effect =
+      write_register(tia, config, frames, address, value, cycles, clocks_into_frame);
   effect.end_frame = effect.end_frame || past_last_line;
   return effect;
 }
