@@ -101,7 +101,7 @@ struct Tia {
   uint16_t collision;  // the 15 collision latches
   int16_t POSP0, POSP1, POSM0, POSM1, POSBL;
   uint8_t current_grp0, current_grp1;  // player graphics as drawn (delayed, reflected)
-  uint8_t enabled_objects;
+  uint8_t enabled_objects;             // kP0Bit-kPFBit: the objects with pixels to show (draw_span)
 
   // How the object patterns were last set up
   uint8_t pf_reflect;  // reflection in effect (CTRLPF bit 0 latched mid-line)
@@ -239,6 +239,25 @@ CULE_HD inline uint64_t object_window(ObjectPixels object, int start) {
                                   : 0;
   if (start > 96) window |= object.lo << (160 - start);  // offsets 0, 1, ... after 159
   return window;
+}
+
+// Pixels from an object's position to the end of its last copy, for copies
+// `width` wide, by NUSIZ number.
+CULE_HD inline int copies_extent(uint8_t number, int width) {
+  // The last copy's offset, in 16s, by number: 0, 1, 2, 2, 4, 0, 4, 0.
+  return int((0x04042210u >> (4 * number)) & 0x0F) * 16 + width;
+}
+
+// The same for a player: double and quad players end at 17 and 33.
+CULE_HD inline int player_extent(uint8_t number) {
+  return number == 5 ? 17 : number == 7 ? 33 : copies_extent(number, 8);
+}
+
+// Whether an object at `position` with pixels only within `extent` of it
+// can show any in the span [hpos, hpos + count).
+CULE_HD inline bool reaches_span(int position, int extent, int hpos, int count) {
+  const int start = wrap160(hpos - position);  // the span's first pixel, from the object
+  return start < extent || start + count > kScreenWidth;
 }
 
 // Each of bits 0-15 repeated 4 times: bit i to bits 4i-4i+3.
@@ -415,6 +434,19 @@ constexpr PixelWrites kPixelWrites = PixelWrites::byte_select;
 constexpr PixelWrites kPixelWrites = PixelWrites::byte_masks;
 #endif
 
+// Whether draw_span leaves out the objects that cannot reach a span. 0: the
+// device does not (a build for benchmarks/gpu/check.sh --sweep to compare):
+// each lane pays for the test, and a warp gains only where all its lanes
+// leave an object out.
+#ifndef CULE_DEVICE_CULL_OBJECTS
+#define CULE_DEVICE_CULL_OBJECTS 1
+#endif
+#if defined(__CUDA_ARCH__) && !CULE_DEVICE_CULL_OBJECTS
+constexpr bool kCullObjects = false;
+#else
+constexpr bool kCullObjects = true;
+#endif
+
 // Bits 0-7 of x to bits 0, 4, ..., 28 (bit k to bit 4k).
 CULE_HD inline uint32_t spread_to_nibbles(uint32_t x) {
   x = (x | x << 12) & 0x000F000Fu;
@@ -443,32 +475,45 @@ CULE_HD inline void draw_span(Tia& tia, uint8_t* out, int hpos, int count, bool 
     if (draw) fill(out, count, 0);
     return;
   }
-  const bool p0_on = tia.current_grp0 != 0, p1_on = tia.current_grp1 != 0;
-  const bool m0_on = (tia.enabled_objects & kM0Bit) && tia.m0_pattern != kMissileHidden;
-  const bool m1_on = tia.enabled_objects & kM1Bit, bl_on = tia.enabled_objects & kBLBit;
-  const bool pf_on = tia.PF != 0;
-  const int objects = p0_on + m0_on + p1_on + m1_on + bl_on + pf_on;
+  const uint8_t nusiz0 = tia.NUSIZ0, nusiz1 = tia.NUSIZ1;
+  uint8_t on = tia.enabled_objects;
+  if (tia.m0_pattern == kMissileHidden) on &= uint8_t(~kM0Bit);
+  auto fewer_than_two = [](uint8_t objects) { return (objects & (objects - 1)) == 0; };
   // Without pixels, only spans where two objects can meet matter.
-  if (!draw && objects < 2) return;
-  if (objects == 0) {
+  if (!draw && fewer_than_two(on)) return;
+  const int m0_width = 1 << (((nusiz0 & 0x30) >> 4) | (tia.m0_pattern == kMissileStretched));
+  const int m1_width = 1 << ((nusiz1 & 0x30) >> 4);
+  const int bl_width = 1 << ((tia.CTRLPF & 0x30) >> 4);
+  const int pos_p0 = tia.POSP0, pos_m0 = tia.POSM0, pos_p1 = tia.POSP1, pos_m1 = tia.POSM1,
+            pos_bl = tia.POSBL;
+  // Objects whose copies all lie outside the span are off for it (a whole
+  // line holds every object, and the playfield spans it).
+  if (kCullObjects && (on & ~kPFBit) != 0 && count < kScreenWidth) {
+    auto cull = [&](uint8_t bit, int position, int extent) {
+      if ((on & bit) && !reaches_span(position, extent, hpos, count)) on &= uint8_t(~bit);
+    };
+    cull(kP0Bit, pos_p0, player_extent(nusiz0 & 0x07));
+    cull(kM0Bit, pos_m0, copies_extent(nusiz0 & 0x07, m0_width));
+    cull(kP1Bit, pos_p1, player_extent(nusiz1 & 0x07));
+    cull(kM1Bit, pos_m1, copies_extent(nusiz1 & 0x07, m1_width));
+    cull(kBLBit, pos_bl, bl_width);
+    if (!draw && fewer_than_two(on)) return;
+  }
+  if (on == 0) {
     fill(out, count, tia.color[0]);
     return;
   }
-  const uint8_t nusiz0 = tia.NUSIZ0, nusiz1 = tia.NUSIZ1;
+  const bool p0_on = on & kP0Bit, m0_on = on & kM0Bit, p1_on = on & kP1Bit;
+  const bool m1_on = on & kM1Bit, bl_on = on & kBLBit, pf_on = on & kPFBit;
   constexpr ObjectPixels kNone = {0, 0};
   const ObjectPixels p0 =
       p0_on ? player_pixels(tia.current_grp0, nusiz0, tia.p0_first_copy_hidden) : kNone;
   const ObjectPixels p1 =
       p1_on ? player_pixels(tia.current_grp1, nusiz1, tia.p1_first_copy_hidden) : kNone;
-  const int m0_size = ((nusiz0 & 0x30) >> 4) | (tia.m0_pattern == kMissileStretched);
-  const ObjectPixels m0 = m0_on ? missile_pixels(nusiz0 & 0x07, 1 << m0_size) : kNone;
-  const ObjectPixels m1 =
-      m1_on ? missile_pixels(nusiz1 & 0x07, 1 << ((nusiz1 & 0x30) >> 4)) : kNone;
-  const ObjectPixels bl =
-      bl_on ? ObjectPixels{(1ull << (1 << ((tia.CTRLPF & 0x30) >> 4))) - 1, 0} : kNone;
+  const ObjectPixels m0 = m0_on ? missile_pixels(nusiz0 & 0x07, m0_width) : kNone;
+  const ObjectPixels m1 = m1_on ? missile_pixels(nusiz1 & 0x07, m1_width) : kNone;
+  const ObjectPixels bl = bl_on ? ObjectPixels{(1ull << bl_width) - 1, 0} : kNone;
   const uint64_t pf = pf_on ? playfield_line(tia.PF, tia.pf_reflect) : 0;
-  const int pos_p0 = tia.POSP0, pos_m0 = tia.POSM0, pos_p1 = tia.POSP1, pos_m1 = tia.POSM1,
-            pos_bl = tia.POSBL;
   const uint8_t modes = tia.playfield_priority_and_score;
   // Colour registers as 8 pixels of each: the background, and how each of
   // the others differs from it (by byte masks); or as the bytes of a word

@@ -110,7 +110,7 @@ Tia tia_with(const Registers& r) {
   tia.m0_pattern = r.m0_pattern;
   tia.enabled_objects =
       uint8_t((r.grp0 ? kP0Bit : 0) | (r.grp1 ? kP1Bit : 0) | (r.enam0 ? kM0Bit : 0) |
-              (r.enam1 ? kM1Bit : 0) | (r.enabl ? kBLBit : 0));
+              (r.enam1 ? kM1Bit : 0) | (r.enabl ? kBLBit : 0) | (tia.PF ? kPFBit : 0));
   tia.POSP0 = int16_t(r.posp0);
   tia.POSM0 = int16_t(r.posm0);
   tia.POSP1 = int16_t(r.posp1);
@@ -143,6 +143,28 @@ uint16_t reference_span(const Registers& r, uint8_t* out, int hpos, int count, b
     if (draw) out[i] = r.colours[colour_register(o, r.ctrlpf & 0x04, r.ctrlpf & 0x02, x >= 80)];
   }
   return latches;
+}
+
+// draw_span leaves out the objects whose extents miss a span: each extent
+// must end exactly at the last pixel the reference shows.
+TEST(TiaSpans, ObjectExtentsEndAtTheLastPixelShown) {
+  auto last_pixel_end = [](auto shows) {
+    int end = 0;
+    for (int d = 0; d < 160; ++d) {
+      if (shows(d)) end = d + 1;
+    }
+    return end;
+  };
+  for (uint8_t number = 0; number < 8; ++number) {
+    EXPECT_EQ(tia_detail::player_extent(number),
+              last_pixel_end([&](int d) { return player_shows(0xFF, number, false, d); }))
+        << "player, NUSIZ number " << int(number);
+    for (int width = 1; width <= 8; width *= 2) {
+      EXPECT_EQ(tia_detail::copies_extent(number, width),
+                last_pixel_end([&](int d) { return missile_shows(number, width, d); }))
+          << "missile " << width << " wide, NUSIZ number " << int(number);
+    }
+  }
 }
 
 TEST(TiaSpans, MatchPixelByPixelDrawing) {

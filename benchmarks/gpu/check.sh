@@ -22,7 +22,8 @@
 #       # set of CUDA flags (default: as built; the CPU loop drawing only at the accesses;
 #       # pixels written by byte masks, as the host; drawing ahead every 8, or every 2,
 #       # instructions; the step kernel at 12 blocks per SM; one CPU loop for every
-#       # cartridge scheme), Pong's frames/s at 64K and 128K environments for each,
+#       # cartridge scheme; spans drawn with every object on, none left out as out of
+#       # reach), Pong's frames/s at 64K and 128K environments for each,
 #       # within CULE_CHECK_SECONDS
 #   bash benchmarks/gpu/check.sh --profile [ENVS]      # Nsight Compute on one step of Pong
 #       # (default 65536 environments), summarised by benchmarks/gpu/profile_summary.py;
@@ -102,12 +103,14 @@ if [ "${1:-}" = "--sweep" ]; then
   # host), the step kernel's register budget, which ptxas meets by spilling
   # (more resident warps hide more latency), and the CPU loops compiled per
   # cartridge scheme (CULE_BUS_FAST_PATHS=0, every bus access a call, is
-  # another). Only the CUDA objects are rebuilt for each.
+  # another), and whether draw_span leaves out the objects that cannot reach
+  # a span (CULE_DEVICE_CULL_OBJECTS, kernels/tia.hpp). Only the CUDA
+  # objects are rebuilt for each.
   shift
   variants=("$@")
   ((${#variants[@]})) || variants=("" "-DCULE_DEVICE_DRAW_EVERY=0" "-DCULE_DEVICE_BYTE_SELECT=0"
     "-DCULE_DEVICE_DRAW_EVERY=8" "-DCULE_DEVICE_DRAW_EVERY=2" "-DCULE_STEP_MIN_BLOCKS_PER_SM=12"
-    "-DCULE_CPU_LOOP_PER_SCHEME=0")
+    "-DCULE_CPU_LOOP_PER_SCHEME=0" "-DCULE_DEVICE_CULL_OBJECTS=0")
   for flags in "${variants[@]}"; do
     if (($(date +%s) > deadline)); then
       echo "== CUDA flags: ${flags:-(none)}: skipped, past CULE_CHECK_SECONDS"
