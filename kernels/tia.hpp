@@ -244,8 +244,11 @@ CULE_HD inline uint64_t object_window(ObjectPixels object, int start) {
 // Pixels from an object's position to the end of its last copy, for copies
 // `width` wide, by NUSIZ number.
 CULE_HD inline int copies_extent(uint8_t number, int width) {
-  // The last copy's offset, in 16s, by number: 0, 1, 2, 2, 4, 0, 4, 0.
-  return int((0x04042210u >> (4 * number)) & 0x0F) * 16 + width;
+  const int last_copy = has_copy_at(number, 64)   ? 64
+                        : has_copy_at(number, 32) ? 32
+                        : has_copy_at(number, 16) ? 16
+                                                  : 0;
+  return last_copy + width;
 }
 
 // The same for a player: double and quad players end at 17 and 33.
