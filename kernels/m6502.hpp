@@ -5,6 +5,9 @@
 //   struct MyBus {
 //     CULE_HD uint8_t read(uint16_t address);
 //     CULE_HD void write(uint16_t address, uint8_t value);
+//     // Optional, for cpu_step_decoded (see CodeAhead):
+//     CULE_HD cule::CodeAhead read_code_ahead(uint16_t pc);
+//     CULE_HD void took(uint16_t address, uint8_t value);
 //   };
 //   cule::Cpu cpu{};
 //   cule::cpu_reset(cpu, bus);           // registers as ALE sets them, PC from $FFFC
@@ -34,6 +37,8 @@
 #pragma once
 
 #include <cstdint>
+#include <type_traits>
+#include <utility>
 
 #include "kernels/hd.hpp"
 
@@ -48,6 +53,18 @@ struct Cpu {
   uint8_t z_result;    // Z is set when the last value that set it was 0
   uint8_t jammed;      // a JAM opcode ran: the core stays halted until reset
   uint32_t cycles;     // processor cycles run; the caller may rebase it
+};
+
+//! The opcode at the PC and the two bytes after it, which a bus may read in
+//! one go (read_code_ahead) where reading them has no side effects, as ROM
+//! has none: cpu_step_decoded then need not wait for the opcode's table
+//! entry to read the operand bytes, on the GPU a memory latency less per
+//! instruction. The step takes each byte it uses from here where it would
+//! have read it, and tells the bus so (took), which then does what a read
+//! of it does (the console: the data bus holds the byte).
+struct CodeAhead {
+  bool read;  //!< false: nothing was read ahead; the step reads each byte itself
+  uint8_t opcode, first, second;
 };
 
 enum class AddressMode : uint8_t {
@@ -556,6 +573,28 @@ CULE_HD CULE_FORCE_INLINE uint8_t alu_first(const Cpu& cpu, uint8_t first, uint8
                                : operand;
 }
 
+// Whether Bus reads code ahead (CodeAhead).
+template <class Bus, class = void>
+constexpr bool kReadsCodeAhead = false;
+template <class Bus>
+constexpr bool
+    kReadsCodeAhead<Bus, std::void_t<decltype(std::declval<Bus&>().read_code_ahead(uint16_t{}))>> =
+        true;
+
+// The byte at the PC, `ahead` where the bus read the code ahead; advances
+// the PC.
+template <class Bus>
+CULE_HD CULE_FORCE_INLINE uint8_t next_code_byte(Cpu& cpu, Bus& bus, const CodeAhead& code,
+                                                 uint8_t ahead) {
+  if constexpr (kReadsCodeAhead<Bus>) {
+    if (code.read) {
+      bus.took(cpu.PC++, ahead);
+      return ahead;
+    }
+  }
+  return bus.read(cpu.PC++);
+}
+
 // Executes one opcode as `d` (decode's) says. Where the caller switches on
 // the opcode, `d` is a constant and the compiler folds every decision below
 // into code for that opcode alone (the host). Where `d` is read at run time
@@ -565,14 +604,15 @@ CULE_HD CULE_FORCE_INLINE uint8_t alu_first(const Cpu& cpu, uint8_t first, uint8
 // opcodes of the kind `other` have code apart. Either way the bus sees the
 // accesses in the same order.
 template <class Bus>
-CULE_HD CULE_FORCE_INLINE void execute(Cpu& cpu, Bus& bus, const Decoded d) {
+CULE_HD CULE_FORCE_INLINE void execute(Cpu& cpu, Bus& bus, const Decoded d,
+                                       const CodeAhead& code = CodeAhead{}) {
   using D = Decoded;
   const uint8_t addressing = d.addressing;
   cpu.cycles += d.cycles;
 
   uint8_t first = 0, second = 0;
-  if (addressing & D::kByte) first = bus.read(cpu.PC++);
-  if (addressing & D::kWord) second = bus.read(cpu.PC++);
+  if (addressing & D::kByte) first = next_code_byte(cpu, bus, code, code.first);
+  if (addressing & D::kWord) second = next_code_byte(cpu, bus, code, code.second);
 
   // The effective address; through a pointer of two bytes for the indirect
   // modes. (zp,X) and (zp),Y read the pointer's high byte from $0100 when
@@ -854,24 +894,35 @@ CULE_HD CULE_FORCE_INLINE void cpu_step_per_opcode(Cpu& cpu, Bus& bus) {
 }
 
 //! Runs one instruction with code shared by all opcodes, which reads the
-//! opcode's table entry at run time. The same result as
-//! cpu_step_per_opcode, access for access.
+//! opcode's table entry at run time, and the code ahead where the bus can
+//! (CodeAhead). The same result as cpu_step_per_opcode, access for access.
 template <class Bus>
 CULE_HD CULE_FORCE_INLINE void cpu_step_decoded(Cpu& cpu, Bus& bus) {
   if (cpu.jammed) return;
-  const uint8_t opcode = bus.read(cpu.PC++);
-  detail::execute(cpu, bus, detail::decoded_at_run_time(opcode));
+  CodeAhead code{};
+  if constexpr (detail::kReadsCodeAhead<Bus>) code = bus.read_code_ahead(cpu.PC);
+  const uint8_t opcode = detail::next_code_byte(cpu, bus, code, code.opcode);
+  detail::execute(cpu, bus, detail::decoded_at_run_time(opcode), code);
 }
 
-//! Runs one instruction: per opcode on the host, where that is fastest;
-//! decoded on the GPU, where the lanes of a warp run different opcodes.
-template <class Bus>
-CULE_HD CULE_FORCE_INLINE void cpu_step(Cpu& cpu, Bus& bus) {
+//! Whether cpu_step runs the decoded step: on the GPU, where the lanes of
+//! a warp run different opcodes; per opcode on the host, where that is
+//! fastest.
 #if defined(__CUDA_ARCH__)
-  cpu_step_decoded(cpu, bus);
+constexpr bool kCpuStepDecoded = true;
 #else
-  cpu_step_per_opcode(cpu, bus);
+constexpr bool kCpuStepDecoded = false;
 #endif
+
+//! Runs one instruction, by default the way this processor runs them
+//! fastest (kCpuStepDecoded).
+template <bool kDecoded = kCpuStepDecoded, class Bus>
+CULE_HD CULE_FORCE_INLINE void cpu_step(Cpu& cpu, Bus& bus) {
+  if constexpr (kDecoded) {
+    cpu_step_decoded(cpu, bus);
+  } else {
+    cpu_step_per_opcode(cpu, bus);
+  }
 }
 
 #undef CULE_OPCODE_256

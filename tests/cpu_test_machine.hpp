@@ -29,14 +29,18 @@ struct Access {
   uint32_t cycles;  // cpu.cycles when the access happened
 };
 
+//! How Machine::step runs an instruction: cpu_step (per opcode, on the
+//! host), cpu_step_decoded, or cpu_step_decoded on a bus that reads the
+//! code ahead (CodeAhead), as the device's console bus does.
+enum class Step { per_opcode, decoded, decoded_reading_ahead };
+
 struct Machine {
   std::vector<uint8_t> ram = std::vector<uint8_t>(0x10000, 0);
   Cpu cpu{};
   std::vector<Access> log;
 
-  //! Runs one instruction, logging its bus accesses (cpu_step, or
-  //! cpu_step_decoded when `decoded`).
-  void step(bool decoded = false);
+  //! Runs one instruction, logging its bus accesses.
+  void step(Step how = Step::per_opcode);
 
   //! Puts the CPU at kPc with the given registers; flags from p.
   void setup(uint8_t a, uint8_t x, uint8_t y, uint8_t sp, uint8_t p, uint32_t cycles) {
@@ -64,13 +68,29 @@ struct RecordingBus {
   }
 };
 
-inline void Machine::step(bool decoded) {
+//! A RecordingBus that reads the opcode and the two bytes after it ahead,
+//! unlogged; a byte the step takes from them is logged as its read, with
+//! the value read ahead.
+struct ReadingAheadBus : RecordingBus {
+  CodeAhead read_code_ahead(uint16_t pc) const {
+    return {true, m->ram[pc], m->ram[uint16_t(pc + 1)], m->ram[uint16_t(pc + 2)]};
+  }
+  void took(uint16_t address, uint8_t value) {
+    m->log.push_back({address, value, false, m->cpu.cycles});
+  }
+};
+
+inline void Machine::step(Step how) {
   log.clear();
-  RecordingBus bus{this};
-  if (decoded) {
+  if (how == Step::per_opcode) {
+    RecordingBus bus{this};
+    cpu_step(cpu, bus);
+  } else if (how == Step::decoded) {
+    RecordingBus bus{this};
     cpu_step_decoded(cpu, bus);
   } else {
-    cpu_step(cpu, bus);
+    ReadingAheadBus bus{{this}};
+    cpu_step_decoded(cpu, bus);
   }
 }
 
