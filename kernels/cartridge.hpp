@@ -437,6 +437,20 @@ CULE_HD CULE_FORCE_INLINE bool cartridge_read_plain(const BasicCartridgeState<kR
   }
 }
 
+//! The bytes at `address` (16-bit, A12 set) and the two after it, when
+//! cartridge_read_plain reads all three from the same 4 KiB window (the
+//! CPU's code ahead, see CodeAhead). Returns false when any of them is not
+//! a plain ROM byte or the window ends before them.
+template <uint16_t kRamBytes>
+CULE_HD CULE_FORCE_INLINE bool cartridge_read_code(const BasicCartridgeState<kRamBytes>& cart,
+                                                   Mapper mapper, const uint8_t* rom,
+                                                   uint16_t address, uint8_t (&code)[3]) {
+  return (address & 0x0fff) <= 0x0ffd &&
+         cartridge_read_plain(cart, mapper, rom, address, code[0]) &&
+         cartridge_read_plain(cart, mapper, rom, uint16_t(address + 1), code[1]) &&
+         cartridge_read_plain(cart, mapper, rom, uint16_t(address + 2), code[2]);
+}
+
 //! The CPU's write of `value` to `address` (16-bit, A12 set). Returns true
 //! when ALE also hands the write to the TIA (3F, every such write): the
 //! console must then write `value` to the TIA at `address`.

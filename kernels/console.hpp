@@ -96,6 +96,13 @@ CULE_HD inline void console_copy_used(ConsoleState& to, const ConsoleState& from
 #define CULE_CPU_LOOP_PER_SCHEME 1
 #endif
 
+// Whether the console's bus reads the CPU's code ahead for the decoded step,
+// the device's (CodeAhead). 0: it does not (a build for
+// benchmarks/gpu/check.sh --sweep to compare).
+#ifndef CULE_DEVICE_CODE_AHEAD
+#define CULE_DEVICE_CODE_AHEAD 1
+#endif
+
 // How many instructions apart the device's CPU loop draws up to the beam,
 // all of a warp's consoles together (0: only at the accesses that need it,
 // as the host; see console_run_instructions).
@@ -189,6 +196,24 @@ struct ConsoleBus {
     data_bus = value;
     last_access_was_read = true;
     return value;
+  }
+
+  //! The opcode at `pc` and the two bytes after it, where all three are
+  //! plain ROM bytes (CodeAhead: the decoded step, the device's).
+  CULE_HD CULE_FORCE_INLINE CodeAhead read_code_ahead(uint16_t pc) const {
+    CodeAhead code{};
+    uint8_t bytes[3];
+    if (CULE_DEVICE_CODE_AHEAD && CULE_BUS_FAST_PATHS && CULE_LIKELY(pc & 0x1000) &&
+        cartridge_read_code(c.cart, mapper(), rom, pc, bytes)) {
+      code = {true, bytes[0], bytes[1], bytes[2]};
+    }
+    return code;
+  }
+
+  //! The step took a byte read ahead: what reading it would have done.
+  CULE_HD CULE_FORCE_INLINE void took(uint16_t, uint8_t value) {
+    data_bus = value;
+    last_access_was_read = true;
   }
 
   CULE_HD CULE_FORCE_INLINE void write(uint16_t address, uint8_t value) {
@@ -422,7 +447,10 @@ CULE_HD CULE_FORCE_INLINE int console_skip_timer_wait(ConsoleBus<kMapper>& bus, 
 //! only in frames that will be run again if they end partial, and only in
 //! rows that a frame of that run draws over first
 //! (FrameBuffers::draw_ahead_rows).
-template <int kMapper, int kDrawEvery = 0>
+//!
+//! kDecodedStep: the CPU's decoded step, which the device runs, or the
+//! per-opcode one (kCpuStepDecoded: the one this processor runs fastest).
+template <int kMapper, int kDrawEvery = 0, bool kDecodedStep = kCpuStepDecoded>
 CULE_HD CULE_HOST_NOINLINE void console_run_instructions(ConsoleState& c,
                                                          const ConsoleConfig& config,
                                                          const FrameBuffers& frames,
@@ -442,7 +470,7 @@ CULE_HD CULE_HOST_NOINLINE void console_run_instructions(ConsoleState& c,
         ConsoleBus<kMapper>::draw_up_to(c, frames, beam < ahead_limit ? beam : ahead_limit);
       }
     }
-    cpu_step(cpu, bus);
+    cpu_step<kDecodedStep>(cpu, bus);
     if (bus.riot_read) {
       bus.riot_read = false;
       n += console_skip_timer_wait(bus, kMaxInstructionsPerFrame - 1 - n);
@@ -494,10 +522,10 @@ CULE_HD CULE_FORCE_INLINE bool console_begin_frame(ConsoleState& c, const Consol
 
 //! Runs the console for one TV frame in place (see console_run_frame), with
 //! a CPU loop for each common cartridge scheme or the one for any scheme
-//! (`kAnyScheme`), drawing ahead every kDrawEvery instructions (see
-//! console_run_instructions).
+//! (`kAnyScheme`), drawing ahead every kDrawEvery instructions, with the
+//! CPU's decoded step or the per-opcode one (see console_run_instructions).
 template <int kDrawEvery = 0, bool kLoopPerScheme = CULE_CPU_LOOP_PER_SCHEME,
-          int kAnyScheme = kAnyMapper>
+          int kAnyScheme = kAnyMapper, bool kDecodedStep = kCpuStepDecoded>
 CULE_HD CULE_FORCE_INLINE void console_run_frame_here(ConsoleState& c, const ConsoleConfig& config,
                                                       const FrameBuffers& frames,
                                                       const ConsoleInputs& inputs) {
@@ -507,14 +535,24 @@ CULE_HD CULE_FORCE_INLINE void console_run_frame_here(ConsoleState& c, const Con
     constexpr int k2K = int(Mapper::k2K), k4K = int(Mapper::k4K);
     constexpr int kF8 = int(Mapper::kF8), kF6 = int(Mapper::kF6);
     switch (config.mapper) {
-      case Mapper::k2K: console_run_instructions<k2K, kDrawEvery>(c, config, frames, inputs); break;
-      case Mapper::k4K: console_run_instructions<k4K, kDrawEvery>(c, config, frames, inputs); break;
-      case Mapper::kF8: console_run_instructions<kF8, kDrawEvery>(c, config, frames, inputs); break;
-      case Mapper::kF6: console_run_instructions<kF6, kDrawEvery>(c, config, frames, inputs); break;
-      default: console_run_instructions<kAnyScheme, kDrawEvery>(c, config, frames, inputs); break;
+      case Mapper::k2K:
+        console_run_instructions<k2K, kDrawEvery, kDecodedStep>(c, config, frames, inputs);
+        break;
+      case Mapper::k4K:
+        console_run_instructions<k4K, kDrawEvery, kDecodedStep>(c, config, frames, inputs);
+        break;
+      case Mapper::kF8:
+        console_run_instructions<kF8, kDrawEvery, kDecodedStep>(c, config, frames, inputs);
+        break;
+      case Mapper::kF6:
+        console_run_instructions<kF6, kDrawEvery, kDecodedStep>(c, config, frames, inputs);
+        break;
+      default:
+        console_run_instructions<kAnyScheme, kDrawEvery, kDecodedStep>(c, config, frames, inputs);
+        break;
     }
   } else {
-    console_run_instructions<kAnyScheme, kDrawEvery>(c, config, frames, inputs);
+    console_run_instructions<kAnyScheme, kDrawEvery, kDecodedStep>(c, config, frames, inputs);
   }
   tia_flush(tia, frames);
   tia.current_scanline = int32_t(tia_clocks_into_frame(tia, c.cpu.cycles) / kClocksPerScanline);

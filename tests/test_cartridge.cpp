@@ -564,6 +564,70 @@ TEST(CartridgeDpc, AleStateRoundTripQuantisesTheFraction) {
 }
 
 // ---------------------------------------------------------------------------
+// The CPU's code read ahead
+
+// cartridge_read_code reads an opcode and the two bytes after it exactly
+// where all three are plain ROM reads (cartridge_read_plain, A12 set), and
+// gives what cartridge_read gives for each.
+TEST(Cartridge, CodeIsReadAheadWhereItsThreeBytesArePlainReads) {
+  struct Scheme {
+    Mapper mapper;
+    size_t size;
+    uint32_t bank_bytes;
+    int banks;  // F-series: each bank in turn
+  };
+  const Scheme schemes[] = {
+      {Mapper::k2K, 2048, 2048, 1},    {Mapper::k4K, 4096, 4096, 1},
+      {Mapper::kF8, 8192, 4096, 2},    {Mapper::kF8Swapped, 8192, 4096, 2},
+      {Mapper::kF8SC, 8192, 4096, 2},  {Mapper::kF6, 16384, 4096, 4},
+      {Mapper::kF6SC, 16384, 4096, 4}, {Mapper::kF4, 32768, 4096, 8},
+      {Mapper::kF4SC, 32768, 4096, 8}, {Mapper::kFASC, 12288, 4096, 3},
+      {Mapper::kE0, 8192, 1024, 1},    {Mapper::kFE, 8192, 4096, 1},
+      {Mapper::k3F, 8192, 2048, 1},    {Mapper::kUA, 8192, 4096, 1},
+      {Mapper::kDPC, 10495, 4096, 1},
+  };
+  for (const Scheme& scheme : schemes) {
+    SCOPED_TRACE(mapper_name(scheme.mapper));
+    Cart<> cart(scheme.mapper, scheme.size, scheme.bank_bytes);
+    int read_ahead = 0;
+    for (int bank = 0; bank < scheme.banks; ++bank) {
+      if (scheme.banks > 1) cart.state.bank = uint8_t(bank);
+      // The window and a 16-bit mirror of it, with the addresses around them.
+      for (const uint32_t start : {0x0ff0u, 0xeff0u}) {
+        for (uint32_t at = start; at < start + 0x1020; ++at) {
+          const uint16_t address = uint16_t(at);
+          if (!(address & 0x1000)) continue;  // the cartridge's addresses only, as the bus
+          uint8_t code[3] = {};
+          const bool ahead =
+              cartridge_read_code(cart.state, scheme.mapper, cart.rom.data(), address, code);
+          bool plain = true;
+          for (int i = 0; i < 3; ++i) {
+            const uint16_t byte_address = uint16_t(address + i);
+            uint8_t ignored;
+            plain = plain && (byte_address & 0x1000) &&
+                    cartridge_read_plain(cart.state, scheme.mapper, cart.rom.data(), byte_address,
+                                         ignored);
+          }
+          ASSERT_EQ(ahead, plain) << "at " << std::hex << address;
+          if (!ahead) continue;
+          ++read_ahead;
+          for (int i = 0; i < 3; ++i) {
+            CartridgeState state = cart.state;
+            ASSERT_EQ(code[i], cartridge_read(state, scheme.mapper, cart.rom.data(),
+                                              uint16_t(address + i), cart.cycles))
+                << "byte " << i << " at " << std::hex << address;
+          }
+        }
+      }
+    }
+    // The plain and F-series schemes read ahead; the others read no ROM plain.
+    const bool reads_plain =
+        scheme.banks > 1 || scheme.mapper == Mapper::k2K || scheme.mapper == Mapper::k4K;
+    EXPECT_EQ(read_ahead > 0, reads_plain);
+  }
+}
+
+// ---------------------------------------------------------------------------
 // Detection and validation
 
 std::vector<uint8_t> image_with(size_t size, std::initializer_list<uint8_t> code, size_t at) {

@@ -4,6 +4,8 @@
 // change nothing ALE shows: every ale-py game runs here on both loops side
 // by side, the drawing loop drawing before every instruction, and each
 // frame's console and both frame buffers must agree (see compare_games).
+// The drawing loop also runs the device's CPU step, decoded, with the code
+// read ahead (CodeAhead), where the host's runs its per-opcode step.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -27,7 +29,9 @@ constexpr int kFramesPerGame = 400;
 struct Side {
   AleConsole state;
   std::vector<uint8_t> pixels;
-  bool ahead;  // draws up to the beam before every instruction where it may
+  // The device's loop: draws up to the beam before every instruction where
+  // it may, and runs the decoded step.
+  bool ahead;
 
   //! Runs a frame; returns whether it ended partial.
   bool run_frame(const AleSetup& setup, int action, bool draw, bool may_redo,
@@ -40,7 +44,8 @@ struct Side {
     frames.may_redo = may_redo;
     frames.draw_ahead_rows = draw_ahead_rows;
     if (ahead) {
-      console_run_frame_here<1, false>(state.machine, setup.console, frames, inputs);
+      console_run_frame_here<1, false, kAnyMapper, true>(state.machine, setup.console, frames,
+                                                         inputs);
     } else {
       console_run_frame(state.machine, setup.console, frames, inputs);
     }

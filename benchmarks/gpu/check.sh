@@ -103,14 +103,15 @@ if [ "${1:-}" = "--sweep" ]; then
   # host), the step kernel's register budget, which ptxas meets by spilling
   # (more resident warps hide more latency), and the CPU loops compiled per
   # cartridge scheme (CULE_BUS_FAST_PATHS=0, every bus access a call, is
-  # another), and whether draw_span leaves out the objects that cannot reach
-  # a span (CULE_DEVICE_CULL_OBJECTS, kernels/tia.hpp). Only the CUDA
+  # another), whether draw_span leaves out the objects that cannot reach
+  # a span (CULE_DEVICE_CULL_OBJECTS, kernels/tia.hpp), and whether the
+  # bus reads the CPU's code ahead (CULE_DEVICE_CODE_AHEAD). Only the CUDA
   # objects are rebuilt for each.
   shift
   variants=("$@")
-  ((${#variants[@]})) || variants=("" "-DCULE_DEVICE_DRAW_EVERY=0" "-DCULE_DEVICE_BYTE_SELECT=0"
-    "-DCULE_DEVICE_DRAW_EVERY=8" "-DCULE_DEVICE_DRAW_EVERY=2" "-DCULE_STEP_MIN_BLOCKS_PER_SM=12"
-    "-DCULE_CPU_LOOP_PER_SCHEME=0" "-DCULE_DEVICE_CULL_OBJECTS=0")
+  ((${#variants[@]})) || variants=("" "-DCULE_DEVICE_CODE_AHEAD=0" "-DCULE_DEVICE_DRAW_EVERY=0"
+    "-DCULE_DEVICE_BYTE_SELECT=0" "-DCULE_DEVICE_CULL_OBJECTS=0" "-DCULE_DEVICE_DRAW_EVERY=8"
+    "-DCULE_DEVICE_DRAW_EVERY=2" "-DCULE_STEP_MIN_BLOCKS_PER_SM=12" "-DCULE_CPU_LOOP_PER_SCHEME=0")
   for flags in "${variants[@]}"; do
     if (($(date +%s) > deadline)); then
       echo "== CUDA flags: ${flags:-(none)}: skipped, past CULE_CHECK_SECONDS"
