@@ -44,7 +44,7 @@ TEST(M6502Dispatch, DecodedStepMatchesPerOpcodeStepAccessForAccess) {
       per_opcode.setup(uint8_t(rng()), uint8_t(rng()), uint8_t(rng()), uint8_t(rng()),
                        uint8_t(rng()), rng() % 100000);
       if (trial % 4 == 3) {
-        per_opcode.cpu.PC = uint16_t(0x0100 | (rng() & 0xfd));
+        per_opcode.cpu.PC = uint16_t(0x0100 | (rng() % 0xfe));  // $0100-$01FD
         per_opcode.cpu.SP = uint8_t(per_opcode.cpu.PC + 2);
       }
       per_opcode.ram[per_opcode.cpu.PC] = uint8_t(opcode);
