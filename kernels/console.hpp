@@ -193,8 +193,7 @@ struct ConsoleBus {
       value = device.value;
       riot_read = riot_read || device.riot_io;
     }
-    data_bus = value;
-    last_access_was_read = true;
+    took(address, value);
     return value;
   }
 
@@ -210,7 +209,8 @@ struct ConsoleBus {
     return code;
   }
 
-  //! The step took a byte read ahead: what reading it would have done.
+  //! What any read of `value` does to the bus; the step calls it for a
+  //! byte it took from the code read ahead.
   CULE_HD CULE_FORCE_INLINE void took(uint16_t, uint8_t value) {
     data_bus = value;
     last_access_was_read = true;
