@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <string>
 
 #include "cule/error.hpp"
@@ -43,7 +44,34 @@ const char* mode_failure(ModeStatus status) {
 
 }  // namespace
 
-Console::Console(Rom rom, uint32_t seed) : rom_(std::move(rom)) {
+PredecodedRom predecode_rom(Mapper mapper, const std::vector<uint8_t>& image) {
+  PredecodedRom rom;
+  rom.code_entries = cartridge_code_entries(mapper);
+  rom.image_size = image.size();
+  const size_t image_entries = (image.size() + sizeof(PredecodedCode) - 1) / sizeof(PredecodedCode);
+  rom.memory.assign(rom.code_entries + image_entries, PredecodedCode{});
+  std::memcpy(rom.memory.data() + rom.code_entries, image.data(), image.size());
+  ConsoleCartridge cart{};
+  cart.rom_size = uint32_t(image.size());
+  // Entries stay invalid where the image lacks the bytes (a scheme's
+  // consoles never run such an image: check_rom_size).
+  const size_t bank_bytes = mapper == Mapper::k2K ? 2048 : 4096;
+  for (size_t bank = 0; bank < rom.code_entries / 4096 && (bank + 1) * bank_bytes <= image.size();
+       ++bank) {
+    cart.bank = uint8_t(bank);
+    for (uint16_t address = 0x1000; address < 0x2000; ++address) {
+      uint8_t bytes[3];
+      if (cartridge_read_code(cart, mapper, image.data(), address, bytes)) {
+        rom.memory.at(size_t(cartridge_code_index(cart, mapper, address))) =
+            predecode(bytes[0], bytes[1], bytes[2]);
+      }
+    }
+  }
+  return rom;
+}
+
+Console::Console(Rom rom, uint32_t seed)
+    : rom_(std::move(rom)), predecoded_(predecode_rom(rom_.mapper(), rom_.image())) {
   properties_ = rom_.properties();
   setup_.game = find_game_modes(rom_.name()) ? game_from_id(rom_.name()) : Game::count;
   setup_.controllers =
@@ -57,7 +85,7 @@ Console::Console(Rom rom, uint32_t seed) : rom_(std::move(rom)) {
   const uint16_t database_height = raised_for_pal ? kDefaultHeight : properties_.height;
   ConsoleConfig& config = setup_.console;
   config.mapper = rom_.mapper();
-  config.rom = rom_.image().data();
+  config.rom = predecoded_.image();
   config.rom_size = uint32_t(rom_.image().size());
   // While the format is being detected, the TIA runs as NTSC.
   config.tia = properties_.format_autodetected

@@ -12,6 +12,28 @@
 
 namespace cule {
 
+//! A ROM image laid out as the consoles read it: its code predecoded for
+//! the decoded step, then the image (ConsoleConfig::rom points at it).
+struct PredecodedRom {
+  //! cartridge_code_entries(mapper) entries, then the image in 16-byte units.
+  std::vector<PredecodedCode> memory;
+  size_t code_entries = 0;
+  size_t image_size = 0;
+
+  //! The predecoded code: at each cartridge_code_index, the three bytes
+  //! cartridge_read_code reads there with the opcode's table entry, valid
+  //! where it reads them.
+  const PredecodedCode* code() const { return memory.data(); }
+  const uint8_t* image() const {
+    return reinterpret_cast<const uint8_t*>(memory.data() + code_entries);
+  }
+  size_t bytes() const { return memory.size() * sizeof(PredecodedCode); }
+};
+
+//! `image` run as `mapper` laid out with its code predecoded (none for
+//! schemes whose code is never plain ROM reads: cartridge_code_entries).
+PredecodedRom predecode_rom(Mapper mapper, const std::vector<uint8_t>& image);
+
 //! One console, set up and driven the way ALE's ALEInterface drives its own.
 //! It owns the ROM image and the frame buffers; the state and everything it
 //! does is kernels/ale_console.hpp, which the CUDA backend runs too.
@@ -23,8 +45,8 @@ class Console {
   explicit Console(Rom rom, uint32_t seed = 0);
 
   // The configuration and frame buffers point into this object's own ROM
-  // image and pixels: a console moves, but is not copied (clone_state is the
-  // copy of its state).
+  // image, predecoded code and pixels: a console moves, but is not copied
+  // (clone_state is the copy of its state).
   Console(const Console&) = delete;
   Console& operator=(const Console&) = delete;
   Console(Console&&) = default;
@@ -56,6 +78,9 @@ class Console {
   void set_difficulty(int difficulty);
 
   const Rom& rom() const { return rom_; }
+  //! The ROM image with its predecoded code, which config() points into,
+  //! for the backends that copy it to a device.
+  const PredecodedRom& predecoded_rom() const { return predecoded_; }
   //! The game's properties, with the format ALE detected.
   const GameProperties& properties() const { return properties_; }
   int width() const { return kScreenWidth; }
@@ -116,6 +141,7 @@ class Console {
 
  private:
   Rom rom_;
+  PredecodedRom predecoded_;
   GameProperties properties_{};  // with the detected format and height
   AleSetup setup_{};
   int height_ = 0;

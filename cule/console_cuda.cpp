@@ -29,14 +29,15 @@ CudaConsoleFrames run_console_frames_cuda(const Console& console, const Console:
   }
   check_cuda(cudaSetDevice(device), "cudaSetDevice");
   const size_t n = size_t(copies);
-  const std::vector<uint8_t>& rom = console.rom().image();
   const uint32_t frame_size = uint32_t(snapshot.frames.size() / 2);
 
-  DeviceArray<uint8_t> d_rom(rom.size());
+  const PredecodedRom& rom = console.predecoded_rom();
+  DeviceArray<PredecodedCode> d_rom(rom.memory.size());
   DeviceArray<ConsoleState> d_states(n);
   DeviceArray<ConsoleInputs> d_inputs(n);
   DeviceArray<uint8_t> d_pixels(n * snapshot.frames.size());
-  check_cuda(cudaMemcpy(d_rom.data, rom.data(), rom.size(), cudaMemcpyHostToDevice), "ROM copy");
+  check_cuda(cudaMemcpy(d_rom.data, rom.memory.data(), rom.bytes(), cudaMemcpyHostToDevice),
+             "ROM copy");
   const std::vector<ConsoleState> states(n, snapshot.state.machine);
   const std::vector<ConsoleInputs> all_inputs(n, inputs);
   check_cuda(
@@ -51,7 +52,7 @@ CudaConsoleFrames run_console_frames_cuda(const Console& console, const Console:
                "frame buffer copy");
   }
   ConsoleConfig config = console.config();
-  config.rom = d_rom.data;
+  config.rom = reinterpret_cast<const uint8_t*>(d_rom.data + rom.code_entries);
   kernels::launch_console_frames(d_states.data, config, d_pixels.data, frame_size, d_inputs.data,
                                  frames, copies, nullptr);
   check_cuda(cudaGetLastError(), "kernel launch");

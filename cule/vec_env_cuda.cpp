@@ -38,13 +38,13 @@ void upload(DeviceArray<T>& to, const T* from, size_t count, cudaStream_t stream
              "copy to the device");
 }
 
-// One game's part of the batch in device memory: its ROM, palette, the
-// state its consoles start from and its reset's copy, and its setup
-// pointing at them.
+// One game's part of the batch in device memory: its ROM (after its
+// predecoded code), palette, the state its consoles start from and its
+// reset's copy, and its setup pointing at them.
 struct DeviceGame {
   EnvSetup setup;  // device pointers
   int first, count;
-  DeviceArray<uint8_t> rom;
+  DeviceArray<PredecodedCode> rom;  // PredecodedRom::memory
   DeviceArray<Palette> palette;
   DeviceArray<AleConsole> constructed;
   DeviceArray<uint8_t> constructed_pixels;
@@ -54,17 +54,17 @@ struct DeviceGame {
       : setup(game.setup),
         first(game.first),
         count(game.count),
-        rom(game.prototype->rom().image().size()),
+        rom(game.prototype->predecoded_rom().memory.size()),
         palette(1),
         constructed(1),
         constructed_pixels(game.prototype->constructed().frames.size()) {
-    const std::vector<uint8_t>& image = game.prototype->rom().image();
-    upload(rom, image.data(), image.size());
+    const PredecodedRom& predecoded = game.prototype->predecoded_rom();
+    upload(rom, predecoded.memory.data(), predecoded.memory.size());
     upload(palette, game.setup.palette, 1);
     const Console::Snapshot& state = game.prototype->constructed();
     upload(constructed, &state.state, 1);
     upload(constructed_pixels, state.frames.data(), state.frames.size());
-    setup.ale.console.rom = rom.data;
+    setup.ale.console.rom = reinterpret_cast<const uint8_t*>(rom.data + predecoded.code_entries);
     setup.palette = palette.data;
     if (game.reset_copy) {
       setup.reset_copy = game.reset_copy->view_placed([this](const auto& part) {

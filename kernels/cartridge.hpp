@@ -451,6 +451,37 @@ CULE_HD CULE_FORCE_INLINE bool cartridge_read_code(const BasicCartridgeState<kRa
          cartridge_read_plain(cart, mapper, rom, uint16_t(address + 2), code[2]);
 }
 
+//! The entries of a table of the cartridge's code by bank and window
+//! offset (the console's predecoded code, see cartridge_code_index): 4096
+//! for each 4 KiB bank that cartridge_read_plain reads code from (one for
+//! 2K, mirrored in the window); 0 for schemes it never reads code from.
+CULE_HD constexpr uint32_t cartridge_code_entries(Mapper mapper) {
+  switch (mapper) {
+    case Mapper::k2K:
+    case Mapper::k4K: return 4096;
+    case Mapper::kF8:
+    case Mapper::kF8Swapped:
+    case Mapper::kF8SC: return 2 * 4096;
+    case Mapper::kF6:
+    case Mapper::kF6SC: return 4 * 4096;
+    case Mapper::kF4:
+    case Mapper::kF4SC: return 8 * 4096;
+    case Mapper::kFASC: return 3 * 4096;
+    default: return 0;
+  }
+}
+
+//! Where the code at `address` (16-bit, A12 set) is in that table: the
+//! current bank's window (the only window of 2K and 4K, whose table has
+//! one). -1 for schemes whose table is empty.
+template <uint16_t kRamBytes>
+CULE_HD CULE_FORCE_INLINE int32_t cartridge_code_index(const BasicCartridgeState<kRamBytes>& cart,
+                                                       Mapper mapper, uint16_t address) {
+  const uint32_t entries = cartridge_code_entries(mapper);
+  const int32_t offset = address & 0x0fff;
+  return entries == 0 ? -1 : entries == 4096 ? offset : int32_t(cart.bank) << 12 | offset;
+}
+
 //! The CPU's write of `value` to `address` (16-bit, A12 set). Returns true
 //! when ALE also hands the write to the TIA (3F, every such write): the
 //! console must then write `value` to the TIA at `address`.

@@ -42,12 +42,22 @@ struct RamWatch {
 struct ConsoleConfig {
   TiaConfig tia;
   Mapper mapper;
-  const uint8_t* rom;  // the cartridge image (device memory on the GPU)
+  //! The cartridge image (device memory on the GPU), preceded by its code
+  //! predecoded for the decoded step (predecoded_code; the host's
+  //! PredecodedRom lays them out): a fixed distance from `rom` for each
+  //! scheme, so the CPU loop's registers hold no pointer more.
+  const uint8_t* rom;
   uint32_t rom_size;
   //! Set (host only): every RIOT RAM access of the consoles run with this
   //! configuration is noted here, by a slower CPU loop.
   RamWatch* ram_watch = nullptr;
 };
+
+//! The predecoded code before `rom` (ConsoleConfig::rom):
+//! cartridge_code_entries(mapper) of them, at cartridge_code_index.
+CULE_HD CULE_FORCE_INLINE const PredecodedCode* predecoded_code(const uint8_t* rom, Mapper mapper) {
+  return reinterpret_cast<const PredecodedCode*>(rom) - cartridge_code_entries(mapper);
+}
 
 //! What the players and the console switches do during a frame.
 struct ConsoleInputs {
@@ -97,7 +107,8 @@ CULE_HD inline void console_copy_used(ConsoleState& to, const ConsoleState& from
 #endif
 
 // Whether the console's bus reads the CPU's code ahead for the decoded step,
-// the device's (CodeAhead). 0: it does not (a build for
+// the device's, from the ROM's predecoded code (CodeAhead,
+// predecoded_code). 0: it does not (a build for
 // benchmarks/gpu/check.sh --sweep to compare).
 #ifndef CULE_DEVICE_CODE_AHEAD
 #define CULE_DEVICE_CODE_AHEAD 1
@@ -197,16 +208,15 @@ struct ConsoleBus {
     return value;
   }
 
-  //! The opcode at `pc` and the two bytes after it, where all three are
-  //! plain ROM bytes (CodeAhead: the decoded step, the device's).
+  //! The opcode at `pc`, the two bytes after it and the opcode's table
+  //! entry, where the three bytes are plain ROM bytes (CodeAhead: the
+  //! decoded step, the device's), from the ROM's predecoded code.
   CULE_HD CULE_FORCE_INLINE CodeAhead read_code_ahead(uint16_t pc) const {
-    CodeAhead code{};
-    uint8_t bytes[3];
-    if (CULE_DEVICE_CODE_AHEAD && CULE_BUS_FAST_PATHS && CULE_LIKELY(pc & 0x1000) &&
-        cartridge_read_code(c.cart, mapper(), rom, pc, bytes)) {
-      code = {true, bytes[0], bytes[1], bytes[2]};
+    if (CULE_DEVICE_CODE_AHEAD && CULE_BUS_FAST_PATHS && CULE_LIKELY(pc & 0x1000)) {
+      const int32_t index = cartridge_code_index(c.cart, mapper(), pc);
+      if (index >= 0) return code_ahead(predecoded_code(rom, mapper()) + index);
     }
-    return code;
+    return CodeAhead{};
   }
 
   //! What any read of `value` does to the bus; the step calls it for a

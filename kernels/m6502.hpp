@@ -36,6 +36,7 @@
 // - ANE and LXA use the constant $EE for the chip's unstable "magic" value.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <type_traits>
 #include <utility>
@@ -55,16 +56,19 @@ struct Cpu {
   uint32_t cycles;     // processor cycles run; the caller may rebase it
 };
 
-//! The opcode at the PC and the two bytes after it, which a bus may read in
-//! one go (read_code_ahead) where reading them has no side effects, as ROM
-//! has none: cpu_step_decoded then need not wait for the opcode's table
-//! entry to read the operand bytes, on the GPU a memory latency less per
-//! instruction. The step takes each byte it uses from here where it would
-//! have read it, and tells the bus so (took), which then does what a read
-//! of it does (the console: the data bus holds the byte).
+//! The opcode at the PC, the two bytes after it and the opcode's table entry
+//! (packed, kPackedDecoded), which a bus may read in one go (read_code_ahead,
+//! e.g. from PredecodedCode) where reading the bytes has no side effects, as
+//! ROM has none: cpu_step_decoded then waits neither for the opcode to read
+//! its table entry nor for the entry to read the operand bytes, on the GPU
+//! two memory latencies less per instruction. The step takes each byte it
+//! uses from here where it would have read it, and tells the bus so (took),
+//! which then does what a read of it does (the console: the data bus holds
+//! the byte).
 struct CodeAhead {
   bool read;  //!< false: nothing was read ahead; the step reads each byte itself
   uint8_t opcode, first, second;
+  uint64_t decoded;  //!< where read: kPackedDecoded[opcode]
 };
 
 enum class AddressMode : uint8_t {
@@ -881,6 +885,37 @@ CULE_HD CULE_FORCE_INLINE Decoded decoded_at_run_time(uint8_t opcode) {
 
 }  // namespace detail
 
+//! Code predecoded: the three bytes a CodeAhead holds and the opcode's
+//! packed table entry, laid out for one 16-byte load. A bus may keep one
+//! for each address of its ROM (the console: PredecodedRom) and hand it to
+//! the step with code_ahead.
+struct alignas(16) PredecodedCode {
+  uint64_t decoded;  //!< kPackedDecoded[opcode]
+  uint8_t opcode, first, second;
+  uint8_t valid;  //!< 0: the bytes here are not all read ahead; the step reads them itself
+  uint32_t unused;
+};
+static_assert(sizeof(PredecodedCode) == 16 && offsetof(PredecodedCode, opcode) == 8 &&
+                  offsetof(PredecodedCode, valid) == 11,
+              "code_ahead loads a PredecodedCode as four 32-bit words");
+
+//! The PredecodedCode of three code bytes (built on the host, once per ROM).
+constexpr PredecodedCode predecode(uint8_t opcode, uint8_t first, uint8_t second) {
+  return PredecodedCode{detail::kPackedDecoded[opcode], opcode, first, second, 1, 0};
+}
+
+//! The CodeAhead of the code at `code`: on the GPU one 16-byte load through
+//! the read-only cache.
+CULE_HD CULE_FORCE_INLINE CodeAhead code_ahead(const PredecodedCode* code) {
+#if defined(__CUDA_ARCH__)
+  const uint4 w = __ldg(reinterpret_cast<const uint4*>(code));
+  return CodeAhead{(w.z >> 24) != 0, uint8_t(w.z), uint8_t(w.z >> 8), uint8_t(w.z >> 16),
+                   w.x | uint64_t(w.y) << 32};
+#else
+  return CodeAhead{code->valid != 0, code->opcode, code->first, code->second, code->decoded};
+#endif
+}
+
 //! Runs one instruction with code compiled for each opcode (a switch over
 //! the 256). A jammed core does nothing until cpu_reset.
 template <class Bus>
@@ -894,15 +929,18 @@ CULE_HD CULE_FORCE_INLINE void cpu_step_per_opcode(Cpu& cpu, Bus& bus) {
 }
 
 //! Runs one instruction with code shared by all opcodes, which reads the
-//! opcode's table entry at run time, and the code ahead where the bus can
-//! (CodeAhead). The same result as cpu_step_per_opcode, access for access.
+//! opcode's table entry at run time, or takes the code and the entry that
+//! the bus read ahead where it can (CodeAhead). The same result as
+//! cpu_step_per_opcode, access for access.
 template <class Bus>
 CULE_HD CULE_FORCE_INLINE void cpu_step_decoded(Cpu& cpu, Bus& bus) {
   if (cpu.jammed) return;
   CodeAhead code{};
   if constexpr (detail::kReadsCodeAhead<Bus>) code = bus.read_code_ahead(cpu.PC);
   const uint8_t opcode = detail::next_code_byte(cpu, bus, code, code.opcode);
-  detail::execute(cpu, bus, detail::decoded_at_run_time(opcode), code);
+  const Decoded d =
+      code.read ? detail::unpack_decoded(code.decoded) : detail::decoded_at_run_time(opcode);
+  detail::execute(cpu, bus, d, code);
 }
 
 //! Whether cpu_step runs the decoded step: on the GPU, where the lanes of

@@ -69,11 +69,13 @@ struct RecordingBus {
 };
 
 //! A RecordingBus that reads the opcode and the two bytes after it ahead,
-//! unlogged; a byte the step takes from them is logged as its read, with
-//! the value read ahead.
+//! unlogged, predecoded as the device's console bus keeps them; a byte the
+//! step takes from them is logged as its read, with the value read ahead.
 struct ReadingAheadBus : RecordingBus {
   CodeAhead read_code_ahead(uint16_t pc) const {
-    return {true, m->ram[pc], m->ram[uint16_t(pc + 1)], m->ram[uint16_t(pc + 2)]};
+    const PredecodedCode code =
+        predecode(m->ram[pc], m->ram[uint16_t(pc + 1)], m->ram[uint16_t(pc + 2)]);
+    return code_ahead(&code);
   }
   void took(uint16_t address, uint8_t value) {
     m->log.push_back({address, value, false, m->cpu.cycles});

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -18,6 +19,7 @@
 #include <vector>
 
 #include "cule/cartridge_detect.hpp"
+#include "cule/console.hpp"
 #include "cule/error.hpp"
 #include "kernels/cartridge.hpp"
 #include "testdata.hpp"
@@ -566,64 +568,109 @@ TEST(CartridgeDpc, AleStateRoundTripQuantisesTheFraction) {
 // ---------------------------------------------------------------------------
 // The CPU's code read ahead
 
+struct CodeScheme {
+  Mapper mapper;
+  size_t size;
+  uint32_t bank_bytes;
+  int banks;  // F-series: each bank in turn
+};
+constexpr CodeScheme kCodeSchemes[] = {
+    {Mapper::k2K, 2048, 2048, 1},    {Mapper::k4K, 4096, 4096, 1},
+    {Mapper::kF8, 8192, 4096, 2},    {Mapper::kF8Swapped, 8192, 4096, 2},
+    {Mapper::kF8SC, 8192, 4096, 2},  {Mapper::kF6, 16384, 4096, 4},
+    {Mapper::kF6SC, 16384, 4096, 4}, {Mapper::kF4, 32768, 4096, 8},
+    {Mapper::kF4SC, 32768, 4096, 8}, {Mapper::kFASC, 12288, 4096, 3},
+    {Mapper::kE0, 8192, 1024, 1},    {Mapper::kFE, 8192, 4096, 1},
+    {Mapper::k3F, 8192, 2048, 1},    {Mapper::kUA, 8192, 4096, 1},
+    {Mapper::kDPC, 10495, 4096, 1},
+};
+
+// Calls visit(address) for each cartridge address (A12 set, as the bus
+// hands them) of the window and of a 16-bit mirror of it, with the
+// addresses around them, in each bank of the scheme in turn.
+template <class Visit>
+void for_each_code_address(Cart<>& cart, const CodeScheme& scheme, Visit visit) {
+  for (int bank = 0; bank < scheme.banks; ++bank) {
+    if (scheme.banks > 1) cart.state.bank = uint8_t(bank);
+    for (const uint32_t start : {0x0ff0u, 0xeff0u}) {
+      for (uint32_t at = start; at < start + 0x1020; ++at) {
+        if (::testing::Test::HasFatalFailure()) return;
+        if (at & 0x1000) visit(uint16_t(at));
+      }
+    }
+  }
+}
+
+// The plain and F-series schemes read code ahead; the others read no ROM plain.
+bool reads_code_ahead(const CodeScheme& scheme) {
+  return scheme.banks > 1 || scheme.mapper == Mapper::k2K || scheme.mapper == Mapper::k4K;
+}
+
 // cartridge_read_code reads an opcode and the two bytes after it exactly
 // where all three are plain ROM reads (cartridge_read_plain, A12 set), and
 // gives what cartridge_read gives for each.
 TEST(Cartridge, CodeIsReadAheadWhereItsThreeBytesArePlainReads) {
-  struct Scheme {
-    Mapper mapper;
-    size_t size;
-    uint32_t bank_bytes;
-    int banks;  // F-series: each bank in turn
-  };
-  const Scheme schemes[] = {
-      {Mapper::k2K, 2048, 2048, 1},    {Mapper::k4K, 4096, 4096, 1},
-      {Mapper::kF8, 8192, 4096, 2},    {Mapper::kF8Swapped, 8192, 4096, 2},
-      {Mapper::kF8SC, 8192, 4096, 2},  {Mapper::kF6, 16384, 4096, 4},
-      {Mapper::kF6SC, 16384, 4096, 4}, {Mapper::kF4, 32768, 4096, 8},
-      {Mapper::kF4SC, 32768, 4096, 8}, {Mapper::kFASC, 12288, 4096, 3},
-      {Mapper::kE0, 8192, 1024, 1},    {Mapper::kFE, 8192, 4096, 1},
-      {Mapper::k3F, 8192, 2048, 1},    {Mapper::kUA, 8192, 4096, 1},
-      {Mapper::kDPC, 10495, 4096, 1},
-  };
-  for (const Scheme& scheme : schemes) {
+  for (const CodeScheme& scheme : kCodeSchemes) {
     SCOPED_TRACE(mapper_name(scheme.mapper));
     Cart<> cart(scheme.mapper, scheme.size, scheme.bank_bytes);
     int read_ahead = 0;
-    for (int bank = 0; bank < scheme.banks; ++bank) {
-      if (scheme.banks > 1) cart.state.bank = uint8_t(bank);
-      // The window and a 16-bit mirror of it, with the addresses around them.
-      for (const uint32_t start : {0x0ff0u, 0xeff0u}) {
-        for (uint32_t at = start; at < start + 0x1020; ++at) {
-          const uint16_t address = uint16_t(at);
-          if (!(address & 0x1000)) continue;  // the cartridge's addresses only, as the bus
-          uint8_t code[3] = {};
-          const bool ahead =
-              cartridge_read_code(cart.state, scheme.mapper, cart.rom.data(), address, code);
-          bool plain = true;
-          for (int i = 0; i < 3; ++i) {
-            const uint16_t byte_address = uint16_t(address + i);
-            uint8_t ignored;
-            plain = plain && (byte_address & 0x1000) &&
-                    cartridge_read_plain(cart.state, scheme.mapper, cart.rom.data(), byte_address,
-                                         ignored);
-          }
-          ASSERT_EQ(ahead, plain) << "at " << std::hex << address;
-          if (!ahead) continue;
-          ++read_ahead;
-          for (int i = 0; i < 3; ++i) {
-            CartridgeState state = cart.state;
-            ASSERT_EQ(code[i], cartridge_read(state, scheme.mapper, cart.rom.data(),
-                                              uint16_t(address + i), cart.cycles))
-                << "byte " << i << " at " << std::hex << address;
-          }
-        }
+    for_each_code_address(cart, scheme, [&](uint16_t address) {
+      uint8_t code[3] = {};
+      const bool ahead =
+          cartridge_read_code(cart.state, scheme.mapper, cart.rom.data(), address, code);
+      bool plain = true;
+      for (int i = 0; i < 3; ++i) {
+        const uint16_t byte_address = uint16_t(address + i);
+        uint8_t ignored;
+        plain =
+            plain && (byte_address & 0x1000) &&
+            cartridge_read_plain(cart.state, scheme.mapper, cart.rom.data(), byte_address, ignored);
       }
-    }
-    // The plain and F-series schemes read ahead; the others read no ROM plain.
-    const bool reads_plain =
-        scheme.banks > 1 || scheme.mapper == Mapper::k2K || scheme.mapper == Mapper::k4K;
-    EXPECT_EQ(read_ahead > 0, reads_plain);
+      ASSERT_EQ(ahead, plain) << "at " << std::hex << address;
+      if (!ahead) return;
+      ++read_ahead;
+      for (int i = 0; i < 3; ++i) {
+        CartridgeState state = cart.state;
+        ASSERT_EQ(code[i], cartridge_read(state, scheme.mapper, cart.rom.data(),
+                                          uint16_t(address + i), cart.cycles))
+            << "byte " << i << " at " << std::hex << address;
+      }
+    });
+    EXPECT_EQ(read_ahead > 0, reads_code_ahead(scheme));
+  }
+}
+
+// The predecoded code that the console's bus reads ahead from, before the
+// ROM image, holds at cartridge_code_index of every address in every bank
+// what cartridge_read_code reads there, valid exactly where it reads, with
+// the opcode's table entry; schemes that read no code ahead have none.
+TEST(Cartridge, PredecodedCodeIsTheCodeReadAheadAtEveryAddress) {
+  for (const CodeScheme& scheme : kCodeSchemes) {
+    SCOPED_TRACE(mapper_name(scheme.mapper));
+    Cart<> cart(scheme.mapper, scheme.size, scheme.bank_bytes);
+    const PredecodedRom rom = predecode_rom(scheme.mapper, cart.rom);
+    ASSERT_EQ(rom.image_size, cart.rom.size());
+    ASSERT_EQ(std::memcmp(rom.image(), cart.rom.data(), cart.rom.size()), 0);
+    ASSERT_EQ(rom.code_entries > 0, reads_code_ahead(scheme));
+    if (rom.code_entries == 0) continue;
+    // The code the console's bus finds before the image.
+    ASSERT_EQ(predecoded_code(rom.image(), scheme.mapper), rom.code());
+    int valid = 0;
+    for_each_code_address(cart, scheme, [&](uint16_t address) {
+      const int32_t index = cartridge_code_index(cart.state, scheme.mapper, address);
+      ASSERT_TRUE(index >= 0 && size_t(index) < rom.code_entries) << "at " << std::hex << address;
+      const CodeAhead got = code_ahead(rom.code() + index);
+      uint8_t code[3] = {};
+      const bool ahead =
+          cartridge_read_code(cart.state, scheme.mapper, cart.rom.data(), address, code);
+      ASSERT_EQ(got.read, ahead) << "at " << std::hex << address;
+      if (!ahead) return;
+      ++valid;
+      ASSERT_TRUE(got.opcode == code[0] && got.first == code[1] && got.second == code[2])
+          << "at " << std::hex << address;
+      ASSERT_EQ(got.decoded, detail::kPackedDecoded[code[0]]) << "at " << std::hex << address;
+    });
+    EXPECT_GT(valid, 0);
   }
 }
 

@@ -75,7 +75,9 @@ TEST(M6502Dispatch, DecodedStepMatchesPerOpcodeStepAccessForAccess) {
 struct ReadingAheadFlatMemory : cule::FlatMemory {
   explicit ReadingAheadFlatMemory(uint8_t* memory) : FlatMemory{memory} {}
   cule::CodeAhead read_code_ahead(uint16_t pc) const {
-    return {true, ram[pc], ram[uint16_t(pc + 1)], ram[uint16_t(pc + 2)]};
+    const cule::PredecodedCode code =
+        cule::predecode(ram[pc], ram[uint16_t(pc + 1)], ram[uint16_t(pc + 2)]);
+    return cule::code_ahead(&code);
   }
   void took(uint16_t, uint8_t) const {}
 };
