@@ -68,15 +68,19 @@ struct RecordingBus {
   }
 };
 
-//! A RecordingBus that reads the opcode and the two bytes after it ahead,
-//! unlogged, predecoded as the device's console bus keeps them; a byte the
-//! step takes from them is logged as its read, with the value read ahead.
+//! The opcode at `pc` in a flat 64 KiB `memory` and the two bytes after it,
+//! read ahead and predecoded as the device's console bus keeps them.
+inline CodeAhead code_ahead_in(const uint8_t* memory, uint16_t pc) {
+  const PredecodedCode code =
+      predecode(memory[pc], memory[uint16_t(pc + 1)], memory[uint16_t(pc + 2)]);
+  return code_ahead(&code);
+}
+
+//! A RecordingBus that reads the code ahead (code_ahead_in), unlogged; a
+//! byte the step takes from it is logged as its read, with the value read
+//! ahead.
 struct ReadingAheadBus : RecordingBus {
-  CodeAhead read_code_ahead(uint16_t pc) const {
-    const PredecodedCode code =
-        predecode(m->ram[pc], m->ram[uint16_t(pc + 1)], m->ram[uint16_t(pc + 2)]);
-    return code_ahead(&code);
-  }
+  CodeAhead read_code_ahead(uint16_t pc) const { return code_ahead_in(m->ram.data(), pc); }
   void took(uint16_t address, uint8_t value) {
     m->log.push_back({address, value, false, m->cpu.cycles});
   }

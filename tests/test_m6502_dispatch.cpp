@@ -74,11 +74,7 @@ TEST(M6502Dispatch, DecodedStepMatchesPerOpcodeStepAccessForAccess) {
 // FlatMemory, reading the code ahead as the GPU's console bus does.
 struct ReadingAheadFlatMemory : cule::FlatMemory {
   explicit ReadingAheadFlatMemory(uint8_t* memory) : FlatMemory{memory} {}
-  cule::CodeAhead read_code_ahead(uint16_t pc) const {
-    const cule::PredecodedCode code =
-        cule::predecode(ram[pc], ram[uint16_t(pc + 1)], ram[uint16_t(pc + 2)]);
-    return cule::code_ahead(&code);
-  }
+  cule::CodeAhead read_code_ahead(uint16_t pc) const { return code_ahead_in(ram, pc); }
   void took(uint16_t, uint8_t) const {}
 };
 
