@@ -73,18 +73,69 @@ def functions(sass, kernel):
         if m:
             pending.append(m.group(1))
             continue
-        m = re.match(r"\s*/\*([0-9a-f]+)\*/\s+(?:@!?U?P\w+\s+)?([A-Z][A-Z0-9_]*)(.*)", line)
+        m = re.match(r"\s*/\*([0-9a-f]+)\*/\s+(@!?U?P\w+\s+)?([A-Z][A-Z0-9_]*)(.*)", line)
         if m and name:
             address = int(m.group(1), 16)
             for label in pending:
                 labels[label] = address
             pending = []
-            code[name].append((address, m.group(2), m.group(3)))
+            code[name].append((address, m.group(3), m.group(4), m.group(2) is not None))
     return code, labels
 
 
+def loops(instructions, labels):
+    """The outermost loops of a function, each as the set of its
+    instructions' indices: for each branch back to an instruction that
+    every path from the function's entry to the branch passes (a loop's
+    head), the instructions from which the branch is reached without
+    passing the head (its natural loop; the compiler may place a loop's
+    parts apart, e.g. a rare path after the function's end)."""
+    index = {address: k for k, (address, *_) in enumerate(instructions)}
+    following = collections.defaultdict(list)
+    preceding = collections.defaultdict(list)
+    branches = []
+    for k, (address, op, rest, guarded) in enumerate(instructions):
+        m = re.search(r"(\.L_x_\d+)", rest)
+        target = index.get(labels.get(m.group(1))) if m and op == "BRA" else None
+        if target is not None:
+            following[k].append(target)
+            branches.append((k, target))
+        unconditional = op == "BRA" and not guarded and not rest.startswith(".DIV")
+        if not (unconditional or op in ("EXIT", "RET")) and k + 1 < len(instructions):
+            following[k].append(k + 1)
+    for k, targets in following.items():
+        for target in targets:
+            preceding[target].append(k)
+
+    def reached(start, avoiding, found):
+        seen, pending = {avoiding}, [start]
+        while pending:
+            k = pending.pop()
+            if k == found:
+                return True
+            if k not in seen:
+                seen.add(k)
+                pending.extend(following[k])
+        return False
+
+    bodies = collections.defaultdict(set)
+    for latch, head in branches:
+        if head > latch or latch in bodies[head] or reached(0, head, latch):
+            continue
+        body = bodies[head]
+        body.add(head)
+        pending = [latch]
+        while pending:
+            k = pending.pop()
+            if k not in body:
+                body.add(k)
+                pending.extend(preceding[k])
+    return [b for h, b in sorted(bodies.items())
+            if b and not any(h2 != h and h in b2 for h2, b2 in bodies.items())]
+
+
 def counts(instructions):
-    c = collections.Counter(op for _, op, _ in instructions)
+    c = collections.Counter(op for _, op, *_ in instructions)
     return f"{len(instructions):6d} instructions, " + ", ".join(f"{k} {c[k]}" for k in COUNTED)
 
 
@@ -123,21 +174,18 @@ def main():
         sys.exit("step_kernel_sass.py: console_run_frame not found in the disassembly")
     print(f"console_run_frame: {counts(frame)}")
     # The CPU's loops, one per cartridge scheme (see console_run_frame_here):
-    # the outermost backward branches around calls of ConsoleBus<scheme>'s
-    # out-of-line accesses, named by that template argument.
-    loops = []
-    for address, op, rest in frame:
-        m = re.search(r"(\.L_x_\d+)", rest)
-        if op == "BRA" and m and labels.get(m.group(1), address) < address:
-            loops.append((labels[m.group(1)], address))
-    outer = [l for l in loops if not any(o != l and o[0] <= l[0] and l[1] <= o[1] for o in loops)]
-    for first, last in sorted(outer):
-        body = [i for i in frame if first <= i[0] <= last]
-        schemes = {m.group(1) for _, op, rest in body if op == "CALL"
+    # the outermost loops around calls of ConsoleBus<scheme>'s out-of-line
+    # accesses, named by that template argument.
+    cpu_loops = {}
+    for body in loops(frame, labels):
+        instructions = [frame[k] for k in sorted(body)]
+        schemes = {m.group(1) for _, op, rest, _ in instructions if op == "CALL"
                    for m in [re.search(r"ConsoleBusILi(n?\d+)EE", rest)] if m}
         if len(schemes) == 1:
-            scheme = SCHEMES.get(schemes.pop(), "?")
-            print(f"  CPU loop, {scheme + ':':4} {counts(body)}")
+            cpu_loops[schemes.pop()] = instructions
+    for scheme in sorted(cpu_loops, key=lambda s: list(SCHEMES).index(s) if s in SCHEMES else 99):
+        name = SCHEMES.get(scheme, "?")
+        print(f"  CPU loop, {name + ':':4} {counts(cpu_loops[scheme])}")
     # The 2K loop's out-of-line accesses (each a divergent call in a warp).
     for name in ("read_device", "write_device", "read_tia", "write_tia"):
         for function, instructions in code.items():
