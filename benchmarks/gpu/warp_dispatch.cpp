@@ -1,14 +1,15 @@
 // How far the CPU code paths of a warp's consoles agree, measured on the
 // host (no GPU needed):
 //
-//   warp_dispatch ROM... [--frames N]
+//   warp_dispatch ROM... [--frames N] [--draw-every N] [--warp-slack S] ...
 //
 // For each game, 32 consoles (one warp) start from different seeds and
 // 100-500 frames of random play, then run N frames (default 20) side by
 // side one instruction at a time, as the GPU's CPU loop runs them: each
 // iteration of the loop, every lane whose frame has not ended runs one
 // instruction (and the timer wait it may start, see console_skip_timer_wait).
-// Per iteration it counts the distinct paths the lanes take through the
+// Per iteration it counts the lanes that run one, the distinct PCs they run
+// at, and the distinct paths the lanes take through the
 // instruction's operation: a switch over the operation (Op) takes one per
 // distinct operation; execute() takes one per distinct Decoded kind, the
 // kind `other` one per operation. Lanes on different paths run one after
@@ -28,8 +29,11 @@
 // kDrawEvery, CULE_DEVICE_DRAW_EVERY): every N iterations, before they run
 // their instructions, all lanes draw up to their clock together, so that
 // the writes that change the picture find little left to draw (as in the
-// environments' steps, whose frames may be run again). A model, not a
-// timing.
+// environments' steps, whose frames may be run again). --warp-slack S
+// weighs the GPU loop's schedule (warp_lane_runs_now,
+// CULE_DEVICE_WARP_SLACK): only the lanes whose CPU clock is within S
+// cycles of the warp's earliest run an instruction, the others wait. A
+// model, not a timing.
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -73,7 +77,7 @@ uint32_t pixels_drawn_by_next(const ConsoleBus<kAnyMapper>& bus, const Cpu& cpu,
 }
 
 struct Counts {
-  double iterations = 0, lanes = 0, operations = 0, decoded_paths = 0;
+  double iterations = 0, lanes = 0, operations = 0, decoded_paths = 0, pcs = 0, running = 0;
   double device_iterations = 0, device_lanes = 0, device_registers = 0;
   double drawing_iterations = 0, drawing_lanes = 0, pixels = 0, most_pixels = 0;
   // Drawing ahead (--draw-every), included in pixels and most_pixels.
@@ -119,7 +123,8 @@ struct CountingBus {
   }
 };
 
-Counts measure(const std::string& path, int frames, DrawTogether together, int draw_every) {
+Counts measure(const std::string& path, int frames, DrawTogether together, int draw_every,
+               int warp_slack) {
   std::mt19937 rng(2600);
   std::vector<std::unique_ptr<Console>> consoles;
   for (int i = 0; i < kLanes; ++i) {
@@ -156,7 +161,8 @@ Counts measure(const std::string& path, int frames, DrawTogether together, int d
     // As console_run_instructions' loop, a lane at a time.
     std::vector<int> run(kLanes, 0), waited(kLanes, 0);
     for (int iteration = 0;; ++iteration) {
-      std::set<int> operations, paths, registers;
+      std::set<int> operations, paths, registers, pcs;
+      int running = 0;
       int active = 0, device = 0, drawing = 0;
       uint32_t pixels = 0, most_pixels = 0;
       std::vector<bool> live(kLanes), waits(kLanes);
@@ -171,6 +177,12 @@ Counts measure(const std::string& path, int frames, DrawTogether together, int d
         }
       }
       draw_now = draw_now || waiting >= together.lanes;
+      // --warp-slack S: only the lanes within S cycles of the warp's
+      // earliest run (warp_lane_runs_now).
+      uint32_t earliest = ~0u;
+      for (int i = 0; i < kLanes; ++i) {
+        if (live[i]) earliest = std::min(earliest, cpus[i].cycles);
+      }
       if (draw_every > 0 && iteration % draw_every == draw_every - 1) {
         uint32_t sum = 0, most = 0;
         for (int i = 0; i < kLanes; ++i) {
@@ -196,6 +208,9 @@ Counts measure(const std::string& path, int frames, DrawTogether together, int d
           continue;
         }
         waited[i] = 0;
+        if (warp_slack >= 0 && cpus[i].cycles - earliest > uint32_t(warp_slack)) continue;
+        ++running;
+        pcs.insert(cpu.PC);
         const ConsoleConfig& config = consoles[i]->setup().console;
         uint8_t opcode = 0;
         if (cartridge_read_plain(state[i].machine.cart, config.mapper, config.rom, cpu.PC,
@@ -221,6 +236,8 @@ Counts measure(const std::string& path, int frames, DrawTogether together, int d
       counts.lanes += active;
       counts.operations += double(operations.size());
       counts.decoded_paths += double(paths.size());
+      counts.pcs += double(pcs.size());
+      counts.running += running;
       counts.device_iterations += device > 0;
       counts.device_lanes += device;
       counts.device_registers += double(registers.size());
@@ -241,6 +258,7 @@ int main(int argc, char** argv) {
   int frames = 20;
   DrawTogether together;
   int draw_every = 0;
+  int warp_slack = -1;
   bool usage = false;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
@@ -251,6 +269,9 @@ int main(int argc, char** argv) {
       usage = usage ||
               std::sscanf(argv[++i], "%d,%d", &together.lanes, &together.iterations) != 2 ||
               together.lanes < 1 || together.lanes > kLanes || together.iterations < 0;
+    } else if (arg == "--warp-slack" && i + 1 < argc) {
+      warp_slack = std::atoi(argv[++i]);
+      usage = usage || warp_slack < 0;
     } else if (arg == "--draw-every" && i + 1 < argc) {
       draw_every = std::atoi(argv[++i]);
       usage = usage || draw_every <= 0;
@@ -262,7 +283,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr,
                  "usage: warp_dispatch ROM... [--frames N (> 0)] [--draw-together K,W"
                  " (1 <= K <= 32, W >= 0)]"
-                 " [--draw-every N (> 0)]\n");
+                 " [--draw-every N (> 0)] [--warp-slack S (>= 0)]\n");
     return 2;
   }
   std::printf("%d lanes, %d frames each", kLanes, frames);
@@ -273,22 +294,27 @@ int main(int argc, char** argv) {
   if (draw_every > 0) {
     std::printf(", all lanes drawing up to their clock every %d iterations", draw_every);
   }
+  if (warp_slack >= 0) {
+    std::printf(", lanes running within %d cycles of the warp's earliest", warp_slack);
+  }
   std::printf("; per warp iteration:\n");
   std::printf(
-      "| game | iterations | active lanes | operations (switch over Op) | execute() paths |"
+      "| game | iterations | active lanes | running lanes | distinct PCs |"
+      " operations (switch over Op) | execute() paths |"
       " with an out-of-line access | lanes with one | registers they reach |\n"
-      "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
+      "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
   std::vector<std::string> drawing_rows;
   try {
     for (const std::string& rom : roms) {
-      const Counts c = measure(rom, frames, together, draw_every);
+      const Counts c = measure(rom, frames, together, draw_every, warp_slack);
       const std::string file = rom.substr(rom.find_last_of('/') + 1);
       const std::string game = file.substr(0, file.rfind('.'));
       const double device = c.device_iterations;
-      std::printf("| %s | %.0f | %.1f | %.2f | %.2f | %.0f%% | %.2f | %.2f |\n", game.c_str(),
-                  c.iterations, c.lanes / c.iterations, c.operations / c.iterations,
-                  c.decoded_paths / c.iterations, 100 * device / c.iterations,
-                  c.device_lanes / device, c.device_registers / device);
+      std::printf("| %s | %.0f | %.1f | %.1f | %.2f | %.2f | %.2f | %.0f%% | %.2f | %.2f |\n",
+                  game.c_str(), c.iterations, c.lanes / c.iterations, c.running / c.iterations,
+                  c.pcs / c.iterations, c.operations / c.iterations, c.decoded_paths / c.iterations,
+                  100 * device / c.iterations, c.device_lanes / device,
+                  c.device_registers / device);
       const double drawing = c.drawing_iterations;
       char row[256];
       std::snprintf(row, sizeof row,
