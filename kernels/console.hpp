@@ -121,6 +121,15 @@ CULE_HD inline void console_copy_used(ConsoleState& to, const ConsoleState& from
 #define CULE_DEVICE_DRAW_EVERY 4
 #endif
 
+// How many cycles a console may be ahead of the earliest of its warp and
+// still run its next instruction in the device's CPU loop (see
+// warp_lane_runs_now); -1: every console runs an instruction each
+// iteration, whatever its clock (a build for benchmarks/gpu/check.sh
+// --sweep to compare).
+#ifndef CULE_DEVICE_WARP_SLACK
+#define CULE_DEVICE_WARP_SLACK 3
+#endif
+
 // The same for the host's CPU loop (0, as ALE: only at the accesses). A
 // host build with the device's 4 (CMAKE_CXX_FLAGS=-DCULE_HOST_DRAW_EVERY=4)
 // runs the device's drawing on the host, where callgrind counts it (see
@@ -443,6 +452,34 @@ CULE_HD CULE_FORCE_INLINE int console_skip_timer_wait(ConsoleBus<kMapper>& bus, 
   return 2 * turns;
 }
 
+//! Whether the console of this lane runs its next instruction now, its CPU
+//! at `cycles` into the frame: on the GPU only the lanes of a warp within
+//! CULE_DEVICE_WARP_SLACK cycles of the earliest run, and the others wait.
+//! Consoles of one game then run the same code side by side, since a game's
+//! code follows the beam (WSYNC, the timer): in benchmarks/gpu/
+//! warp_dispatch's model of a Pong warp, 1.8 distinct PCs an iteration
+//! instead of 20, for 3% more iterations. The earliest lane always runs,
+//! so the warp moves on; waiting changes when a console runs an
+//! instruction, never what the instruction does. On the host, where a
+//! console has no warp, always.
+CULE_HD CULE_FORCE_INLINE bool warp_lane_runs_now(uint32_t cycles) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  const uint32_t earliest = __reduce_min_sync(__activemask(), cycles);
+  return cycles - earliest <= uint32_t(CULE_DEVICE_WARP_SLACK);
+#else
+  (void)cycles;
+  return true;
+#endif
+}
+
+//! Whether the CPU loop asks warp_lane_runs_now: on GPUs of compute
+//! capability 8.0 and up (__reduce_min_sync), unless the build turned it off.
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800 && CULE_DEVICE_WARP_SLACK >= 0
+constexpr bool kWarpLanesWait = true;
+#else
+constexpr bool kWarpLanesWait = false;
+#endif
+
 //! Runs instructions until the frame ends, at most ALE's 25,000 a frame.
 //! The CPU runs on a local copy, which the compiler can keep in registers.
 //!
@@ -457,6 +494,10 @@ CULE_HD CULE_FORCE_INLINE int console_skip_timer_wait(ConsoleBus<kMapper>& bus, 
 //! only in frames that will be run again if they end partial, and only in
 //! rows that a frame of that run draws over first
 //! (FrameBuffers::draw_ahead_rows).
+//!
+//! On the GPU a console whose clock is ahead of its warp waits
+//! (warp_lane_runs_now); the iterations it waits draw ahead as the others'
+//! do, and count for the limit of instructions no more than for ALE.
 //!
 //! kDecodedStep: the CPU's decoded step, which the device runs, or the
 //! per-opcode one (kCpuStepDecoded: the one this processor runs fastest).
@@ -478,6 +519,12 @@ CULE_HD CULE_HOST_NOINLINE void console_run_instructions(ConsoleState& c,
         until_drawing = kDrawEvery;
         const int beam = int(cpu.cycles * 3);
         ConsoleBus<kMapper>::draw_up_to(c, frames, beam < ahead_limit ? beam : ahead_limit);
+      }
+    }
+    if constexpr (kWarpLanesWait) {
+      if (!warp_lane_runs_now(cpu.cycles)) {
+        --n;  // waiting, it runs no instruction
+        continue;
       }
     }
     cpu_step<kDecodedStep>(cpu, bus);

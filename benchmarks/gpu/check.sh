@@ -19,7 +19,9 @@
 #
 # After it, on the same machine (build-gpu kept), without the tests:
 #   bash benchmarks/gpu/check.sh --sweep [FLAGS ...]   # the CUDA objects rebuilt with each
-#       # set of CUDA flags (default: as built; the CPU loop drawing only at the accesses;
+#       # set of CUDA flags (default: as built; every console of a warp running an instruction
+#       # each iteration, or those up to 8 cycles ahead of the earliest; the CPU's code
+#       # read byte by byte; the CPU loop drawing only at the accesses;
 #       # pixels written by byte masks, as the host; drawing ahead every 8, or every 2,
 #       # instructions; the step kernel at 12 blocks per SM; one CPU loop for every
 #       # cartridge scheme; spans drawn with every object on, none left out as out of
@@ -105,12 +107,15 @@ if [ "${1:-}" = "--sweep" ]; then
   # cartridge scheme (CULE_BUS_FAST_PATHS=0, every bus access a call, is
   # another), whether draw_span leaves out the objects that cannot reach
   # a span (CULE_DEVICE_CULL_OBJECTS, kernels/tia.hpp), and whether the
-  # bus reads the CPU's code ahead (CULE_DEVICE_CODE_AHEAD). Only the CUDA
-  # objects are rebuilt for each.
+  # bus reads the CPU's code ahead (CULE_DEVICE_CODE_AHEAD), and how far
+  # ahead of its warp's earliest a console may be and still run its next
+  # instruction (CULE_DEVICE_WARP_SLACK, default 3; -1: every console runs
+  # one each iteration). Only the CUDA objects are rebuilt for each.
   shift
   variants=("$@")
-  ((${#variants[@]})) || variants=("" "-DCULE_DEVICE_CODE_AHEAD=0" "-DCULE_DEVICE_DRAW_EVERY=0"
-    "-DCULE_DEVICE_BYTE_SELECT=0" "-DCULE_DEVICE_CULL_OBJECTS=0" "-DCULE_DEVICE_DRAW_EVERY=8"
+  ((${#variants[@]})) || variants=("" "-DCULE_DEVICE_WARP_SLACK=-1" "-DCULE_DEVICE_WARP_SLACK=8"
+    "-DCULE_DEVICE_CODE_AHEAD=0" "-DCULE_DEVICE_DRAW_EVERY=0" "-DCULE_DEVICE_BYTE_SELECT=0"
+    "-DCULE_DEVICE_CULL_OBJECTS=0" "-DCULE_DEVICE_DRAW_EVERY=8"
     "-DCULE_DEVICE_DRAW_EVERY=2" "-DCULE_STEP_MIN_BLOCKS_PER_SM=12" "-DCULE_CPU_LOOP_PER_SCHEME=0")
   for flags in "${variants[@]}"; do
     if (($(date +%s) > deadline)); then
