@@ -453,7 +453,7 @@ CULE_HD CULE_FORCE_INLINE int console_skip_timer_wait(ConsoleBus<kMapper>& bus, 
 }
 
 //! Whether the console of this lane runs its next instruction now, its CPU
-//! at `cycles` into the frame: on the GPU only the lanes of a warp within
+//! clock at `cycles` (0 when its frame began): on the GPU only the lanes of a warp within
 //! CULE_DEVICE_WARP_SLACK cycles of the earliest run, and the others wait.
 //! Consoles of one game then run the same code side by side, since a game's
 //! code follows the beam (WSYNC, the timer): in benchmarks/gpu/
@@ -497,7 +497,7 @@ constexpr bool kWarpLanesWait = false;
 //!
 //! On the GPU a console whose clock is ahead of its warp waits
 //! (warp_lane_runs_now); the iterations it waits draw ahead as the others'
-//! do, and count for the limit of instructions no more than for ALE.
+//! do, and do not count towards the limit of instructions.
 //!
 //! kDecodedStep: the CPU's decoded step, which the device runs, or the
 //! per-opcode one (kCpuStepDecoded: the one this processor runs fastest).
