@@ -453,14 +453,14 @@ CULE_HD CULE_FORCE_INLINE int console_skip_timer_wait(ConsoleBus<kMapper>& bus, 
 }
 
 //! Whether the console of this lane runs its next instruction now, its CPU
-//! clock at `cycles` (0 when its frame began): on the GPU only the lanes of a warp within
-//! CULE_DEVICE_WARP_SLACK cycles of the earliest run, and the others wait.
-//! Consoles of one game then run the same code side by side, since a game's
-//! code follows the beam (WSYNC, the timer): in benchmarks/gpu/
-//! warp_dispatch's model of a Pong warp, 1.8 distinct PCs an iteration
-//! instead of 20, for 3% more iterations. The earliest lane always runs,
-//! so the warp moves on; waiting changes when a console runs an
-//! instruction, never what the instruction does. On the host, where a
+//! clock at `cycles` (0 when its frame began): on the GPU only the lanes
+//! of a warp within CULE_DEVICE_WARP_SLACK cycles of the earliest run, and
+//! the others wait. Consoles of one game then run the same code side by
+//! side, since a game's code follows the beam (WSYNC, the timer): in
+//! benchmarks/gpu/warp_dispatch's model of a Pong warp, 1.8 distinct PCs
+//! an iteration instead of 20, for 3% more iterations. The earliest lane
+//! always runs, so the warp moves on; waiting changes when a console runs
+//! an instruction, never what the instruction does. On the host, where a
 //! console has no warp, always.
 CULE_HD CULE_FORCE_INLINE bool warp_lane_runs_now(uint32_t cycles) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
