@@ -85,11 +85,12 @@ def functions(sass, kernel):
 
 def loops(instructions, labels):
     """The outermost loops of a function, each as the set of its
-    instructions' indices: for each branch back to an instruction that
-    every path from the function's entry to the branch passes (a loop's
-    head), the instructions from which the branch is reached without
-    passing the head (its natural loop; the compiler may place a loop's
-    parts apart, e.g. a rare path after the function's end)."""
+    instructions' indices: for each branch to an instruction that every
+    path from the function's entry to the branch passes (a loop's head),
+    the instructions from which the branch is reached without passing the
+    head (its natural loop; the compiler may place a loop's parts apart,
+    e.g. a rare path after the function's end). Indirect branches (BRX)
+    are not followed."""
     index = {address: k for k, (address, *_) in enumerate(instructions)}
     following = collections.defaultdict(list)
     preceding = collections.defaultdict(list)
@@ -100,8 +101,8 @@ def loops(instructions, labels):
         if target is not None:
             following[k].append(target)
             branches.append((k, target))
-        unconditional = op == "BRA" and not guarded and not rest.startswith(".DIV")
-        if not (unconditional or op in ("EXIT", "RET")) and k + 1 < len(instructions):
+        ends = op in ("BRA", "EXIT", "RET") and not guarded and not rest.startswith(".DIV")
+        if not ends and k + 1 < len(instructions):
             following[k].append(k + 1)
     for k, targets in following.items():
         for target in targets:
@@ -120,7 +121,7 @@ def loops(instructions, labels):
 
     bodies = collections.defaultdict(set)
     for latch, head in branches:
-        if head > latch or latch in bodies[head] or reached(0, head, latch):
+        if latch in bodies[head] or (latch != head and reached(0, head, latch)):
             continue
         body = bodies[head]
         body.add(head)
@@ -182,7 +183,11 @@ def main():
         schemes = {m.group(1) for _, op, rest, _ in instructions if op == "CALL"
                    for m in [re.search(r"ConsoleBusILi(n?\d+)EE", rest)] if m}
         if len(schemes) == 1:
-            cpu_loops[schemes.pop()] = instructions
+            scheme = schemes.pop()
+            if scheme in cpu_loops:
+                print(f"  (a second loop of scheme {SCHEMES.get(scheme, scheme)}: both counted)")
+                instructions = sorted(cpu_loops[scheme] + instructions)
+            cpu_loops[scheme] = instructions
     for scheme in sorted(cpu_loops, key=lambda s: list(SCHEMES).index(s) if s in SCHEMES else 99):
         name = SCHEMES.get(scheme, "?")
         print(f"  CPU loop, {name + ':':4} {counts(cpu_loops[scheme])}")
