@@ -452,20 +452,28 @@ CULE_HD CULE_FORCE_INLINE int console_skip_timer_wait(ConsoleBus<kMapper>& bus, 
   return 2 * turns;
 }
 
+//! How far ahead of its warp's earliest a console still waits, in CPU
+//! cycles (warp_lane_runs_now): a TV frame's.
+constexpr uint32_t kWarpWaitHorizon = 262 * kClocksPerScanline / 3;
+
 //! Whether the console of this lane runs its next instruction now, its CPU
-//! clock at `cycles` (0 when its frame began): on the GPU only the lanes
-//! of a warp within CULE_DEVICE_WARP_SLACK cycles of the earliest run, and
-//! the others wait. Consoles of one game then run the same code side by
-//! side, since a game's code follows the beam (WSYNC, the timer): in
+//! clock at `cycles` (rebased to 0 when a new frame begins): on the GPU
+//! only those of the lanes that reach this point together (__activemask)
+//! within CULE_DEVICE_WARP_SLACK cycles of their earliest run, and the
+//! others wait. Consoles of one game then run the same code side by side,
+//! since a game's code follows the beam (WSYNC, the timer): in
 //! benchmarks/gpu/warp_dispatch's model of a Pong warp, 1.8 distinct PCs
 //! an iteration instead of 20, for 3% more iterations. The earliest lane
 //! always runs, so the warp moves on; waiting changes when a console runs
-//! an instruction, never what the instruction does. On the host, where a
-//! console has no warp, always.
+//! an instruction, never what the instruction does. A console more than
+//! kWarpWaitHorizon cycles ahead runs too, as it ran before (a frame that
+//! goes on from one that ended partial, whose clock was not rebased, or a
+//! long timer wait): waiting would leave it to run alone after the others'
+//! frames. On the host, where a console has no warp, always.
 CULE_HD CULE_FORCE_INLINE bool warp_lane_runs_now(uint32_t cycles) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-  const uint32_t earliest = __reduce_min_sync(__activemask(), cycles);
-  return cycles - earliest <= uint32_t(CULE_DEVICE_WARP_SLACK);
+  const uint32_t ahead = cycles - __reduce_min_sync(__activemask(), cycles);
+  return ahead <= uint32_t(CULE_DEVICE_WARP_SLACK) || ahead > kWarpWaitHorizon;
 #else
   (void)cycles;
   return true;
@@ -479,6 +487,16 @@ constexpr bool kWarpLanesWait = true;
 #else
 constexpr bool kWarpLanesWait = false;
 #endif
+
+//! When the CPU loop runs a console's next instruction: the warp's
+//! schedule (warp_lane_runs_now). A test's schedule (with kMayWait and
+//! runs_now) makes the host's consoles wait as the device's do.
+struct WarpSchedule {
+  static constexpr bool kMayWait = kWarpLanesWait;
+  CULE_HD CULE_FORCE_INLINE bool runs_now(uint32_t cycles) const {
+    return warp_lane_runs_now(cycles);
+  }
+};
 
 //! Runs instructions until the frame ends, at most ALE's 25,000 a frame.
 //! The CPU runs on a local copy, which the compiler can keep in registers.
@@ -495,13 +513,14 @@ constexpr bool kWarpLanesWait = false;
 //! rows that a frame of that run draws over first
 //! (FrameBuffers::draw_ahead_rows).
 //!
-//! On the GPU a console whose clock is ahead of its warp waits
-//! (warp_lane_runs_now); the iterations it waits draw ahead as the others'
-//! do, and do not count towards the limit of instructions.
+//! On the GPU a console whose clock is ahead of its warp waits (Schedule,
+//! by default WarpSchedule); the iterations it waits draw ahead as the
+//! others' do, and do not count towards the limit of instructions.
 //!
 //! kDecodedStep: the CPU's decoded step, which the device runs, or the
 //! per-opcode one (kCpuStepDecoded: the one this processor runs fastest).
-template <int kMapper, int kDrawEvery = 0, bool kDecodedStep = kCpuStepDecoded>
+template <int kMapper, int kDrawEvery = 0, bool kDecodedStep = kCpuStepDecoded,
+          class Schedule = WarpSchedule>
 CULE_HD CULE_HOST_NOINLINE void console_run_instructions(ConsoleState& c,
                                                          const ConsoleConfig& config,
                                                          const FrameBuffers& frames,
@@ -513,6 +532,7 @@ CULE_HD CULE_HOST_NOINLINE void console_run_instructions(ConsoleState& c,
   // Its own count of iterations: n also counts the instructions of the timer
   // waits run in closed form, which differ from console to console.
   int until_drawing = kDrawEvery;
+  Schedule schedule{};
   for (int n = 0; n < kMaxInstructionsPerFrame && !bus.stop && !cpu.jammed; ++n) {
     if constexpr (kDrawEvery > 0) {
       if (draws_ahead && --until_drawing == 0) {
@@ -521,8 +541,8 @@ CULE_HD CULE_HOST_NOINLINE void console_run_instructions(ConsoleState& c,
         ConsoleBus<kMapper>::draw_up_to(c, frames, beam < ahead_limit ? beam : ahead_limit);
       }
     }
-    if constexpr (kWarpLanesWait) {
-      if (!warp_lane_runs_now(cpu.cycles)) {
+    if constexpr (Schedule::kMayWait) {
+      if (!schedule.runs_now(cpu.cycles)) {
         --n;  // waiting, it runs no instruction
         continue;
       }
@@ -580,9 +600,11 @@ CULE_HD CULE_FORCE_INLINE bool console_begin_frame(ConsoleState& c, const Consol
 //! Runs the console for one TV frame in place (see console_run_frame), with
 //! a CPU loop for each common cartridge scheme or the one for any scheme
 //! (`kAnyScheme`), drawing ahead every kDrawEvery instructions, with the
-//! CPU's decoded step or the per-opcode one (see console_run_instructions).
+//! CPU's decoded step or the per-opcode one, waiting where Schedule says
+//! (see console_run_instructions).
 template <int kDrawEvery = 0, bool kLoopPerScheme = CULE_CPU_LOOP_PER_SCHEME,
-          int kAnyScheme = kAnyMapper, bool kDecodedStep = kCpuStepDecoded>
+          int kAnyScheme = kAnyMapper, bool kDecodedStep = kCpuStepDecoded,
+          class Schedule = WarpSchedule>
 CULE_HD CULE_FORCE_INLINE void console_run_frame_here(ConsoleState& c, const ConsoleConfig& config,
                                                       const FrameBuffers& frames,
                                                       const ConsoleInputs& inputs) {
@@ -593,23 +615,29 @@ CULE_HD CULE_FORCE_INLINE void console_run_frame_here(ConsoleState& c, const Con
     constexpr int kF8 = int(Mapper::kF8), kF6 = int(Mapper::kF6);
     switch (config.mapper) {
       case Mapper::k2K:
-        console_run_instructions<k2K, kDrawEvery, kDecodedStep>(c, config, frames, inputs);
+        console_run_instructions<k2K, kDrawEvery, kDecodedStep, Schedule>(c, config, frames,
+                                                                          inputs);
         break;
       case Mapper::k4K:
-        console_run_instructions<k4K, kDrawEvery, kDecodedStep>(c, config, frames, inputs);
+        console_run_instructions<k4K, kDrawEvery, kDecodedStep, Schedule>(c, config, frames,
+                                                                          inputs);
         break;
       case Mapper::kF8:
-        console_run_instructions<kF8, kDrawEvery, kDecodedStep>(c, config, frames, inputs);
+        console_run_instructions<kF8, kDrawEvery, kDecodedStep, Schedule>(c, config, frames,
+                                                                          inputs);
         break;
       case Mapper::kF6:
-        console_run_instructions<kF6, kDrawEvery, kDecodedStep>(c, config, frames, inputs);
+        console_run_instructions<kF6, kDrawEvery, kDecodedStep, Schedule>(c, config, frames,
+                                                                          inputs);
         break;
       default:
-        console_run_instructions<kAnyScheme, kDrawEvery, kDecodedStep>(c, config, frames, inputs);
+        console_run_instructions<kAnyScheme, kDrawEvery, kDecodedStep, Schedule>(c, config, frames,
+                                                                                 inputs);
         break;
     }
   } else {
-    console_run_instructions<kAnyScheme, kDrawEvery, kDecodedStep>(c, config, frames, inputs);
+    console_run_instructions<kAnyScheme, kDrawEvery, kDecodedStep, Schedule>(c, config, frames,
+                                                                             inputs);
   }
   tia_flush(tia, frames);
   tia.current_scanline = int32_t(tia_clocks_into_frame(tia, c.cpu.cycles) / kClocksPerScanline);

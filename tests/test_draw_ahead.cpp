@@ -5,7 +5,9 @@
 // by side, the drawing loop drawing before every instruction, and each
 // frame's console and both frame buffers must agree (see compare_games).
 // The drawing loop also runs the device's CPU step, decoded, with the code
-// read ahead (CodeAhead), where the host's runs its per-opcode step.
+// read ahead (CodeAhead), where the host's runs its per-opcode step, and
+// waits some of its iterations, as a console waits for its warp on the
+// device (WaitsNowAndThen).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -25,12 +27,25 @@ namespace {
 
 constexpr int kFramesPerGame = 400;
 
+//! A console of the device's loop that waits one iteration in four,
+//! pseudo-randomly, as a lane waits for its warp's earliest
+//! (WarpSchedule): the iterations it waits draw ahead again and run no
+//! instruction.
+struct WaitsNowAndThen {
+  static constexpr bool kMayWait = true;
+  uint32_t state = 2600;
+  bool runs_now(uint32_t) {
+    state = state * 1664525u + 1013904223u;
+    return (state >> 30) != 0;
+  }
+};
+
 //! A console and its two frame buffers.
 struct Side {
   AleConsole state;
   std::vector<uint8_t> pixels;
   // The device's loop: draws up to the beam before every instruction where
-  // it may, and runs the decoded step.
+  // it may, runs the decoded step, and waits now and then.
   bool ahead;
 
   //! Runs a frame; returns whether it ended partial.
@@ -44,8 +59,8 @@ struct Side {
     frames.may_redo = may_redo;
     frames.draw_ahead_rows = draw_ahead_rows;
     if (ahead) {
-      console_run_frame_here<1, false, kAnyMapper, true>(state.machine, setup.console, frames,
-                                                         inputs);
+      console_run_frame_here<1, false, kAnyMapper, true, WaitsNowAndThen>(
+          state.machine, setup.console, frames, inputs);
     } else {
       console_run_frame(state.machine, setup.console, frames, inputs);
     }

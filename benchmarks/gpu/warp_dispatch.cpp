@@ -178,7 +178,8 @@ Counts measure(const std::string& path, int frames, DrawTogether together, int d
       }
       draw_now = draw_now || waiting >= together.lanes;
       // --warp-slack S: only the lanes within S cycles of the warp's
-      // earliest run (warp_lane_runs_now).
+      // earliest run (warp_lane_runs_now; lanes that --draw-together
+      // holds back count too, and the device has no such wait).
       uint32_t earliest = ~0u;
       for (int i = 0; i < kLanes; ++i) {
         if (live[i]) earliest = std::min(earliest, cpus[i].cycles);
@@ -208,7 +209,8 @@ Counts measure(const std::string& path, int frames, DrawTogether together, int d
           continue;
         }
         waited[i] = 0;
-        if (warp_slack >= 0 && cpus[i].cycles - earliest > uint32_t(warp_slack)) continue;
+        const uint32_t ahead = cpus[i].cycles - earliest;
+        if (warp_slack >= 0 && ahead > uint32_t(warp_slack) && ahead <= kWarpWaitHorizon) continue;
         ++running;
         pcs.insert(cpu.PC);
         const ConsoleConfig& config = consoles[i]->setup().console;
@@ -271,7 +273,7 @@ int main(int argc, char** argv) {
               together.lanes < 1 || together.lanes > kLanes || together.iterations < 0;
     } else if (arg == "--warp-slack" && i + 1 < argc) {
       warp_slack = std::atoi(argv[++i]);
-      usage = usage || warp_slack < 0;
+      usage = usage || warp_slack < -1;
     } else if (arg == "--draw-every" && i + 1 < argc) {
       draw_every = std::atoi(argv[++i]);
       usage = usage || draw_every <= 0;
@@ -283,7 +285,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr,
                  "usage: warp_dispatch ROM... [--frames N (> 0)] [--draw-together K,W"
                  " (1 <= K <= 32, W >= 0)]"
-                 " [--draw-every N (> 0)] [--warp-slack S (>= 0)]\n");
+                 " [--draw-every N (> 0)] [--warp-slack S (>= 0; -1: none)]\n");
     return 2;
   }
   std::printf("%d lanes, %d frames each", kLanes, frames);
