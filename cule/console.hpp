@@ -24,8 +24,10 @@ struct PredecodedRom {
   //! cartridge_read_code reads there with the opcode's table entry, valid
   //! where it reads them.
   const PredecodedCode* code() const { return memory.data(); }
-  const uint8_t* image() const {
-    return reinterpret_cast<const uint8_t*>(memory.data() + code_entries);
+  const uint8_t* image() const { return image_in(memory.data()); }
+  //! The image within a copy of `memory` (a device's), for ConsoleConfig::rom.
+  const uint8_t* image_in(const PredecodedCode* copy) const {
+    return reinterpret_cast<const uint8_t*>(copy + code_entries);
   }
   size_t bytes() const { return memory.size() * sizeof(PredecodedCode); }
 };

@@ -52,7 +52,7 @@ CudaConsoleFrames run_console_frames_cuda(const Console& console, const Console:
                "frame buffer copy");
   }
   ConsoleConfig config = console.config();
-  config.rom = reinterpret_cast<const uint8_t*>(d_rom.data + rom.code_entries);
+  config.rom = rom.image_in(d_rom.data);
   kernels::launch_console_frames(d_states.data, config, d_pixels.data, frame_size, d_inputs.data,
                                  frames, copies, nullptr);
   check_cuda(cudaGetLastError(), "kernel launch");

@@ -64,7 +64,7 @@ struct DeviceGame {
     const Console::Snapshot& state = game.prototype->constructed();
     upload(constructed, &state.state, 1);
     upload(constructed_pixels, state.frames.data(), state.frames.size());
-    setup.ale.console.rom = reinterpret_cast<const uint8_t*>(rom.data + predecoded.code_entries);
+    setup.ale.console.rom = predecoded.image_in(rom.data);
     setup.palette = palette.data;
     if (game.reset_copy) {
       setup.reset_copy = game.reset_copy->view_placed([this](const auto& part) {

@@ -123,7 +123,7 @@ CULE_HD inline void console_copy_used(ConsoleState& to, const ConsoleState& from
 
 // How many cycles a console may be ahead of the earliest of its warp and
 // still run its next instruction in the device's CPU loop (see
-// warp_lane_runs_now); -1: every console runs an instruction each
+// WarpSchedule); -1: every console runs an instruction each
 // iteration, whatever its clock (a build for benchmarks/gpu/check.sh
 // --sweep to compare).
 #ifndef CULE_DEVICE_WARP_SLACK
@@ -453,11 +453,11 @@ CULE_HD CULE_FORCE_INLINE int console_skip_timer_wait(ConsoleBus<kMapper>& bus, 
 }
 
 //! How far ahead of its warp's earliest a console still waits, in CPU
-//! cycles (warp_lane_runs_now): a TV frame's.
+//! cycles (WarpSchedule): a TV frame's.
 constexpr uint32_t kWarpWaitHorizon = 262 * kClocksPerScanline / 3;
 
-//! Whether the console of this lane runs its next instruction now, its CPU
-//! clock at `cycles` (rebased to 0 when a new frame begins): on the GPU
+//! When the CPU loop runs a console's next instruction (runs_now, its CPU
+//! clock at `cycles`, rebased to 0 when a new frame begins). On the GPU
 //! only those of the lanes that reach this point together (__activemask)
 //! within CULE_DEVICE_WARP_SLACK cycles of their earliest run, and the
 //! others wait. Consoles of one game then run the same code side by side,
@@ -469,33 +469,21 @@ constexpr uint32_t kWarpWaitHorizon = 262 * kClocksPerScanline / 3;
 //! kWarpWaitHorizon cycles ahead runs too, as it ran before (a frame that
 //! goes on from one that ended partial, whose clock was not rebased, or a
 //! long timer wait): waiting would leave it to run alone after the others'
-//! frames. On the host, where a console has no warp, always.
-CULE_HD CULE_FORCE_INLINE bool warp_lane_runs_now(uint32_t cycles) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-  const uint32_t ahead = cycles - __reduce_min_sync(__activemask(), cycles);
-  return ahead <= uint32_t(CULE_DEVICE_WARP_SLACK) || ahead > kWarpWaitHorizon;
-#else
-  (void)cycles;
-  return true;
-#endif
-}
-
-//! Whether the CPU loop asks warp_lane_runs_now: on GPUs of compute
-//! capability 8.0 and up (__reduce_min_sync), unless the build turned it off.
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800 && CULE_DEVICE_WARP_SLACK >= 0
-constexpr bool kWarpLanesWait = true;
-#else
-constexpr bool kWarpLanesWait = false;
-#endif
-
-//! When the CPU loop runs a console's next instruction: the warp's
-//! schedule (warp_lane_runs_now). A test's schedule (with kMayWait and
-//! runs_now) makes the host's consoles wait as the device's do.
+//! frames. On the host, where a console has no warp, and on GPUs before
+//! compute capability 8.0 (no __reduce_min_sync), consoles never wait
+//! (kMayWait false). A test's schedule, with kMayWait and runs_now, makes
+//! the host's consoles wait as the device's do.
 struct WarpSchedule {
-  static constexpr bool kMayWait = kWarpLanesWait;
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800 && CULE_DEVICE_WARP_SLACK >= 0
+  static constexpr bool kMayWait = true;
   CULE_HD CULE_FORCE_INLINE bool runs_now(uint32_t cycles) const {
-    return warp_lane_runs_now(cycles);
+    const uint32_t ahead = cycles - __reduce_min_sync(__activemask(), cycles);
+    return ahead <= uint32_t(CULE_DEVICE_WARP_SLACK) || ahead > kWarpWaitHorizon;
   }
+#else
+  static constexpr bool kMayWait = false;
+  CULE_HD CULE_FORCE_INLINE bool runs_now(uint32_t) const { return true; }
+#endif
 };
 
 //! Runs instructions until the frame ends, at most ALE's 25,000 a frame.

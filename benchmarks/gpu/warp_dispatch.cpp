@@ -30,7 +30,7 @@
 // their instructions, all lanes draw up to their clock together, so that
 // the writes that change the picture find little left to draw (as in the
 // environments' steps, whose frames may be run again). --warp-slack S
-// weighs the GPU loop's schedule (warp_lane_runs_now,
+// weighs the GPU loop's schedule (WarpSchedule,
 // CULE_DEVICE_WARP_SLACK): only the lanes whose CPU clock is within S
 // cycles of the warp's earliest run an instruction, the others wait. A
 // model, not a timing.
@@ -178,7 +178,7 @@ Counts measure(const std::string& path, int frames, DrawTogether together, int d
       }
       draw_now = draw_now || waiting >= together.lanes;
       // --warp-slack S: only the lanes within S cycles of the warp's
-      // earliest run (warp_lane_runs_now; lanes that --draw-together
+      // earliest run (WarpSchedule; lanes that --draw-together
       // holds back count too, and the device has no such wait).
       uint32_t earliest = ~0u;
       for (int i = 0; i < kLanes; ++i) {
