@@ -12,6 +12,7 @@
 #include <string_view>
 #include <tuple>
 #include <unordered_map>
+#include <utility>
 
 #include "cule/thread_pool.hpp"
 #include "kernels/env_step.hpp"
@@ -464,54 +465,186 @@ class Distinct {
   std::unordered_map<size_t, std::vector<int32_t>> by_hash_;
 };
 
+// A console and screens, by their indices in StartActs::consoles and
+// StartActs::pairs (-1: none, the run ended).
+using Place = std::pair<int32_t, int32_t>;
+
+// The runs of a copy's consoles' first acts (add_start_acts), side by side.
+// The runs meet: those of one console share their first acts whatever the
+// FIRE count, and the runs of different consoles often come to the same
+// console and screens (Ice Hockey's 139,200 acts reach some 20,000
+// different ones). Acts depend on nothing else (see AleResetCopy), so each
+// act from a place runs once, whichever runs take it, on the pool.
+class StartActs {
+ public:
+  StartActs(const ResetCopy& copy, const AleSetup& s, size_t screens, ThreadPool& pool)
+      : consoles(sizeof(AleCopiedState)),
+        pairs(screens),
+        copy_(copy),
+        s_(s),
+        screens_(screens),
+        pool_(pool),
+        // Where the reset left RAM bytes alone, the acts are watched: a copy
+        // would put the trial's values in the bytes they write.
+        watched_(!copy.kept_at.empty()),
+        chunk_(size_t(16 * pool.size())),
+        pasts_(chunk_, Past{copy.after.front(), std::vector<uint8_t>(screens)}),
+        ran_(chunk_),
+        hashes_(chunk_) {}
+
+  //! The place of the copy's console k, where its runs start.
+  Place start(size_t k) {
+    Past& past = pasts_.front();
+    past.console = copy_.after[k];
+    std::memcpy(past.pixels.data(), copy_.screens.data() + size_t(copy_.screens_of[k]) * screens_,
+                screens_);
+    hash(hashes_.front(), past);
+    return place(hashes_.front(), past.pixels.data());
+  }
+
+  //! Moves each run of console k, at at[k], on by an act, FIRE or NOOP. A
+  //! run ends where the game ends or the act writes a RAM byte the reset
+  //! kept (these acts run too).
+  void turn(std::vector<Place>& at, bool fire) {
+    // The acts that no run went on from before: new ones, and ones that
+    // ended only runs (their places were not kept).
+    std::vector<Act> to_run;
+    for (size_t k = 0; k < at.size(); ++k) {
+      if (at[k].first < 0) continue;
+      const Act act{at[k], fire};
+      const auto [it, added] = outcomes_.try_emplace(act.key());
+      Outcome& outcome = it->second;
+      if (added || (outcome.to.first < 0 && !ends(k, outcome) && !outcome.queued)) {
+        outcome.queued = true;
+        to_run.push_back(act);
+      }
+    }
+    for (size_t first = 0; first < to_run.size(); first += chunk_) {
+      const size_t count = std::min(chunk_, to_run.size() - first);
+      pool_.parallel_for(int(count), [&](int m) { run(to_run[first + size_t(m)], size_t(m)); });
+      std::unordered_map<uint64_t, size_t> ran_at;  // the chunk's acts
+      for (size_t m = 0; m < count; ++m) {
+        ran_at[to_run[first + m].key()] = m;
+        outcomes_[to_run[first + m].key()] = ran_[m];
+      }
+      // A place is kept where a run goes on from it.
+      for (size_t k = 0; k < at.size(); ++k) {
+        if (at[k].first < 0) continue;
+        const auto m = ran_at.find(Act{at[k], fire}.key());
+        if (m == ran_at.end()) continue;
+        Outcome& outcome = outcomes_[m->first];
+        if (outcome.to.first < 0 && !ends(k, outcome)) {
+          outcome.to = place(hashes_[m->second], pasts_[m->second].pixels.data());
+        }
+      }
+    }
+    for (size_t k = 0; k < at.size(); ++k) {
+      if (at[k].first < 0) continue;
+      const Outcome& outcome = outcomes_.at(Act{at[k], fire}.key());
+      at[k] = ends(k, outcome) ? Place{-1, -1} : outcome.to;
+    }
+  }
+
+  Distinct consoles;  //!< each different AleCopiedState once
+  Distinct pairs;     //!< each different pair of screens once
+
+ private:
+  // FIRE or NOOP from a place.
+  struct Act {
+    Place from;
+    bool fire;
+    uint64_t key() const {
+      return uint64_t(uint32_t(from.first)) << 33 | uint64_t(uint32_t(from.second)) << 1 |
+             uint64_t(fire);
+    }
+  };
+  // Where an act leads.
+  struct Outcome {
+    Place to{-1, -1};                    // kept where a run goes on from it
+    bool over = false;                   // the game ended (a reset within the acts: they run)
+    bool queued = false;                 // to run (again, for its place) this turn
+    std::array<uint8_t, 128> written{};  // the RAM bytes it wrote, where watched
+  };
+  // A console as the copy keeps it, and the hashes of it and its screens.
+  struct Hashed {
+    AleCopiedState state{};  // zero padding: equal states, equal bytes
+    size_t state_hash = 0, pixels_hash = 0;
+  };
+
+  bool ends(size_t k, const Outcome& outcome) const {
+    bool hit = outcome.over;
+    for (uint32_t r = copy_.kept_of[k]; r < copy_.kept_of[k + 1] && !hit; ++r) {
+      hit = outcome.written[copy_.kept_at[r]] != 0;
+    }
+    return hit;
+  }
+  void hash(Hashed& hashed, const Past& past) const {
+    ale_take_copy(hashed.state, past.console);
+    hashed.state_hash = consoles.hash(reinterpret_cast<const uint8_t*>(&hashed.state));
+    hashed.pixels_hash = pairs.hash(past.pixels.data());
+  }
+  Place place(const Hashed& hashed, const uint8_t* pixels) {
+    return Place{consoles.index(reinterpret_cast<const uint8_t*>(&hashed.state), hashed.state_hash),
+                 pairs.index(pixels, hashed.pixels_hash)};
+  }
+  // Runs `act` on the chunk's Past m, a console of the copy: the fields the
+  // copy does not keep (RNGs, frame counter) are not read by acts.
+  void run(const Act& act, size_t m) {
+    Past& past = pasts_[m];
+    AleCopiedState state;
+    std::memcpy(&state, consoles.kept.data() + size_t(act.from.first) * sizeof state, sizeof state);
+    ale_take_copy(past.console, state);
+    std::memcpy(past.pixels.data(), pairs.kept.data() + size_t(act.from.second) * screens_,
+                screens_);
+    RamWatch watch{};
+    AleSetup setup = s_;
+    if (watched_) setup.console.ram_watch = &watch;
+    ale_act(past.console, setup, past.frames(), act.fire ? int(Action::FIRE) : int(Action::NOOP),
+            1.0f);
+    Outcome& outcome = ran_[m];
+    outcome.over = ale_terminal(past.console);
+    std::memcpy(outcome.written.data(), watch.written, sizeof watch.written);
+    if (!outcome.over) hash(hashes_[m], past);
+  }
+
+  const ResetCopy& copy_;
+  const AleSetup& s_;
+  const size_t screens_;
+  ThreadPool& pool_;
+  const bool watched_;
+  std::unordered_map<uint64_t, Outcome> outcomes_;  // by Act::key
+  // The acts run a chunk at a time, each on a Past of its own.
+  const size_t chunk_;
+  std::vector<Past> pasts_;
+  std::vector<Outcome> ran_;
+  std::vector<Hashed> hashes_;
+};
+
 // Adds to `copy` the consoles after each of its consoles' reset and first
 // acts (AleResetCopy): up to `acts` acts, FIRE for up to `fire_acts` of
 // them, fewer FIRE acts where more would take over `max_bytes` (none if even
-// one would). `screens`: the bytes of a pair of screens. The consoles' runs
-// share the pool (Enduro: 36,000 acts).
+// one would). `screens`: the bytes of a pair of screens.
 void add_start_acts(ResetCopy& copy, const AleSetup& s, size_t screens, uint32_t fire_acts,
                     uint32_t acts, size_t max_bytes, ThreadPool& pool) {
   const size_t copied = copy.after.size();
   const size_t per_fire_acts = copied * acts;
   std::vector<int32_t> console_of(fire_acts * per_fire_acts, -1);
   std::vector<int32_t> screens_of(console_of.size(), -1);
-  Distinct consoles(sizeof(AleCopiedState)), pairs(screens);
-  std::mutex distinct;  // guards `consoles` and `pairs`
-  // Console k's run of acts with FIRE held for `f`.
-  auto run = [&](uint32_t f, size_t k) {
-    Past past{copy.after[k], std::vector<uint8_t>(screens)};
-    std::memcpy(past.pixels.data(), copy.screens.data() + size_t(copy.screens_of[k]) * screens,
-                screens);
-    // Where the reset left RAM bytes alone, the acts are watched: a copy
-    // would put the trial's values in the bytes they write.
-    RamWatch watch{};
-    AleSetup watched = s;
-    const uint32_t first_kept = copy.kept_of[k], kept_end = copy.kept_of[k + 1];
-    if (kept_end > first_kept) watched.console.ram_watch = &watch;
-    const size_t first = f * per_fire_acts + k * acts;
-    for (uint32_t a = 0; a < acts; ++a) {
-      if (a > 0) {
-        const int action = a <= f ? int(Action::FIRE) : int(Action::NOOP);
-        ale_act(past.console, watched, past.frames(), action, 1.0f);
-        if (ale_terminal(past.console)) return;  // a reset within the acts: they run
-        for (uint32_t r = first_kept; r < kept_end; ++r) {
-          if (watch.written[copy.kept_at[r]]) return;  // these acts run too
-        }
-      }
-      AleCopiedState state{};  // zero padding: equal states, equal bytes
-      ale_take_copy(state, past.console);
-      const auto* state_bytes = reinterpret_cast<const uint8_t*>(&state);
-      const size_t state_hash = consoles.hash(state_bytes);
-      const size_t pair_hash = pairs.hash(past.pixels.data());
-      const std::lock_guard<std::mutex> lock(distinct);
-      console_of[first + a] = consoles.index(state_bytes, state_hash);
-      screens_of[first + a] = pairs.index(past.pixels.data(), pair_hash);
-    }
-  };
+  StartActs runs(copy, s, screens, pool);
+  Distinct &consoles = runs.consoles, &pairs = runs.pairs;
+  std::vector<Place> start(copied);
+  for (size_t k = 0; k < copied; ++k) start[k] = runs.start(k);
   uint32_t held = 0;
   for (uint32_t f = 0; f < fire_acts; ++f) {
     const size_t consoles_before = consoles.kept.size(), pairs_before = pairs.kept.size();
-    pool.parallel_for(int(copied), [&](int k) { run(f, size_t(k)); });
+    std::vector<Place> at = start;  // console k's run with FIRE held for f acts
+    for (uint32_t a = 0; a < acts; ++a) {
+      if (a > 0) runs.turn(at, a <= f);
+      for (size_t k = 0; k < copied; ++k) {
+        console_of[f * per_fire_acts + k * acts + a] = at[k].first;
+        screens_of[f * per_fire_acts + k * acts + a] = at[k].second;
+      }
+    }
     if (consoles.kept.size() + pairs.kept.size() > max_bytes) {
       // (Nothing is added after this: the lookups would find these.)
       consoles.kept.resize(consoles_before);
