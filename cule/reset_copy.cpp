@@ -441,6 +441,9 @@ class Distinct {
  public:
   explicit Distinct(size_t size) : size_(size) {}
 
+  //! The bytes of each string.
+  size_t string_bytes() const { return size_; }
+
   size_t hash(const uint8_t* bytes) const {
     return std::hash<std::string_view>{}(
         std::string_view(reinterpret_cast<const char*>(bytes), size_));
@@ -472,13 +475,14 @@ using Place = std::pair<int32_t, int32_t>;
 // The runs of a copy's consoles' first acts (add_start_acts), side by side.
 // The runs meet: those of one console share their first acts whatever the
 // FIRE count, and the runs of different consoles often come to the same
-// console and screens (Ice Hockey's 139,200 acts reach some 20,000
-// different ones). Acts depend on nothing else (see AleResetCopy), so each
-// act from a place runs once, whichever runs take it, on the pool.
+// console and screens (most of them, in the games whose copies hold many
+// consoles: benchmarks/RESULTS.md). Acts depend on nothing else (see
+// AleResetCopy), so each act from a place runs once, whichever runs take
+// it, on the pool.
 class StartActs {
  public:
   StartActs(const ResetCopy& copy, const AleSetup& s, size_t screens, ThreadPool& pool)
-      : consoles(sizeof(AleCopiedState)),
+      : consoles(ale_copied_state_bytes(s.console.mapper)),
         pairs(screens),
         copy_(copy),
         s_(s),
@@ -487,10 +491,10 @@ class StartActs {
         // Where the reset left RAM bytes alone, the acts are watched: a copy
         // would put the trial's values in the bytes they write.
         watched_(!copy.kept_at.empty()),
-        chunk_(size_t(16 * pool.size())),
+        chunk_(size_t(4 * pool.size())),
         pasts_(chunk_, Past{copy.after.front(), std::vector<uint8_t>(screens)}),
         ran_(chunk_),
-        hashes_(chunk_) {}
+        taken_(chunk_) {}
 
   //! The place of the copy's console k, where its runs start.
   Place start(size_t k) {
@@ -498,8 +502,8 @@ class StartActs {
     past.console = copy_.after[k];
     std::memcpy(past.pixels.data(), copy_.screens.data() + size_t(copy_.screens_of[k]) * screens_,
                 screens_);
-    hash(hashes_.front(), past);
-    return place(hashes_.front(), past.pixels.data());
+    take(taken_.front(), past);
+    return place(taken_.front(), past.pixels.data());
   }
 
   //! Moves each run of console k, at at[k], on by an act, FIRE or NOOP. A
@@ -534,7 +538,7 @@ class StartActs {
         if (m == ran_at.end()) continue;
         Outcome& outcome = outcomes_[m->first];
         if (outcome.to.first < 0 && !ends(k, outcome)) {
-          outcome.to = place(hashes_[m->second], pasts_[m->second].pixels.data());
+          outcome.to = place(taken_[m->second], pasts_[m->second].pixels.data());
         }
       }
     }
@@ -545,7 +549,7 @@ class StartActs {
     }
   }
 
-  Distinct consoles;  //!< each different AleCopiedState once
+  Distinct consoles;  //!< each different console once (AleCopiedBytes)
   Distinct pairs;     //!< each different pair of screens once
 
  private:
@@ -566,8 +570,8 @@ class StartActs {
     std::array<uint8_t, 128> written{};  // the RAM bytes it wrote, where watched
   };
   // A console as the copy keeps it, and the hashes of it and its screens.
-  struct Hashed {
-    AleCopiedState state{};  // zero padding: equal states, equal bytes
+  struct Taken {
+    AleCopiedState state{};  // its own padding stays zero: equal states, equal bytes
     size_t state_hash = 0, pixels_hash = 0;
   };
 
@@ -578,22 +582,24 @@ class StartActs {
     }
     return hit;
   }
-  void hash(Hashed& hashed, const Past& past) const {
-    ale_take_copy(hashed.state, past.console);
-    hashed.state_hash = consoles.hash(reinterpret_cast<const uint8_t*>(&hashed.state));
-    hashed.pixels_hash = pairs.hash(past.pixels.data());
+  void take(Taken& taken, const Past& past) const {
+    ale_take_copy(taken.state, past.console);
+    taken.state_hash = consoles.hash(reinterpret_cast<const uint8_t*>(&taken.state));
+    taken.pixels_hash = pairs.hash(past.pixels.data());
   }
-  Place place(const Hashed& hashed, const uint8_t* pixels) {
-    return Place{consoles.index(reinterpret_cast<const uint8_t*>(&hashed.state), hashed.state_hash),
-                 pairs.index(pixels, hashed.pixels_hash)};
+  Place place(const Taken& taken, const uint8_t* pixels) {
+    return Place{consoles.index(reinterpret_cast<const uint8_t*>(&taken.state), taken.state_hash),
+                 pairs.index(pixels, taken.pixels_hash)};
   }
-  // Runs `act` on the chunk's Past m, a console of the copy: the fields the
-  // copy does not keep (RNGs, frame counter) are not read by acts.
+  // Runs `act` on the chunk's Past m, a console of the copy. Of the fields
+  // the copy does not keep, acts read only the mode and difficulty, which
+  // all its consoles share (every past is built with the same), and not the
+  // RNGs or frame counter.
   void run(const Act& act, size_t m) {
     Past& past = pasts_[m];
-    AleCopiedState state;
-    std::memcpy(&state, consoles.kept.data() + size_t(act.from.first) * sizeof state, sizeof state);
-    ale_take_copy(past.console, state);
+    const uint32_t bytes = uint32_t(consoles.string_bytes());
+    ale_take_copy(past.console,
+                  AleCopiedBytes{consoles.kept.data() + size_t(act.from.first) * bytes, bytes});
     std::memcpy(past.pixels.data(), pairs.kept.data() + size_t(act.from.second) * screens_,
                 screens_);
     RamWatch watch{};
@@ -604,7 +610,7 @@ class StartActs {
     Outcome& outcome = ran_[m];
     outcome.over = ale_terminal(past.console);
     std::memcpy(outcome.written.data(), watch.written, sizeof watch.written);
-    if (!outcome.over) hash(hashes_[m], past);
+    if (!outcome.over) take(taken_[m], past);
   }
 
   const ResetCopy& copy_;
@@ -617,7 +623,7 @@ class StartActs {
   const size_t chunk_;
   std::vector<Past> pasts_;
   std::vector<Outcome> ran_;
-  std::vector<Hashed> hashes_;
+  std::vector<Taken> taken_;
 };
 
 // Adds to `copy` the consoles after each of its consoles' reset and first
@@ -631,7 +637,8 @@ void add_start_acts(ResetCopy& copy, const AleSetup& s, size_t screens, uint32_t
   std::vector<int32_t> console_of(fire_acts * per_fire_acts, -1);
   std::vector<int32_t> screens_of(console_of.size(), -1);
   StartActs runs(copy, s, screens, pool);
-  Distinct &consoles = runs.consoles, &pairs = runs.pairs;
+  Distinct& consoles = runs.consoles;
+  Distinct& pairs = runs.pairs;
   std::vector<Place> start(copied);
   for (size_t k = 0; k < copied; ++k) start[k] = runs.start(k);
   uint32_t held = 0;
@@ -654,8 +661,12 @@ void add_start_acts(ResetCopy& copy, const AleSetup& s, size_t screens, uint32_t
     held = f + 1;
   }
   if (held == 0) return;
-  copy.acts_after.resize(consoles.kept.size() / sizeof(AleCopiedState));
-  std::memcpy(copy.acts_after.data(), consoles.kept.data(), consoles.kept.size());
+  // (Kept for the process: no spare capacity, e.g. of a FIRE count that
+  // went over max_bytes.)
+  consoles.kept.shrink_to_fit();
+  pairs.kept.shrink_to_fit();
+  copy.acts_state_bytes = uint32_t(consoles.string_bytes());
+  copy.acts_after = std::move(consoles.kept);
   copy.acts_screens = std::move(pairs.kept);
   console_of.resize(held * per_fire_acts);
   screens_of.resize(held * per_fire_acts);

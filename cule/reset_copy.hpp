@@ -70,8 +70,9 @@ struct ResetCopy {
   uint32_t env_draws = 0;
   uint32_t frames_counted = 0;
   // The consoles after the reset and its first acts (AleResetCopy).
-  std::vector<AleCopiedState> acts_after;  //!< each different console once
-  std::vector<uint8_t> acts_screens;       //!< each different pair of screens once
+  std::vector<uint8_t> acts_after;    //!< each different console once (AleCopiedBytes)
+  uint32_t acts_state_bytes = 0;      //!< ... each's bytes (ale_copied_state_bytes)
+  std::vector<uint8_t> acts_screens;  //!< each different pair of screens once
   std::vector<int32_t>
       acts_console_of;  //!< per (FIRE acts, console, acts): in acts_after (-1: none)
   std::vector<int32_t> acts_screens_of;  //!< ... and in acts_screens
@@ -101,6 +102,7 @@ struct ResetCopy {
     view.frames_counted = frames_counted;
     if (acts > 0) {
       view.acts_after = place(acts_after);
+      view.acts_state_bytes = acts_state_bytes;
       view.acts_screens = place(acts_screens);
       view.acts_console_of = place(acts_console_of);
       view.acts_screens_of = place(acts_screens_of);

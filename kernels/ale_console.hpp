@@ -14,8 +14,10 @@
 // palette indices); `setup` is the per-ROM configuration a batch shares.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 
 #include "kernels/ale_controls.hpp"
 #include "kernels/console.hpp"
@@ -243,16 +245,34 @@ CULE_HD CULE_DEVICE_NOINLINE ModeStatus ale_reset(AleConsole& c, const AleSetup&
 }
 
 //! The fields of an AleConsole that ale_take_copy sets: a third of its
-//! bytes (the RNGs are most of the rest).
+//! bytes (the RNGs are most of the rest). The machine comes last, and its
+//! cartridge RAM last in it, so that the bytes a cartridge scheme uses are
+//! the first ale_copied_state_bytes: most schemes have none of that 2 KiB.
 struct AleCopiedState {
-  ConsoleState machine;
   Controls controls;
   GameRuleState rules;
   GameRuleState mode_rules;
   uint32_t episode_frame_number;
   uint8_t selecting_mode;
   uint8_t mode_rules_started;
+  ConsoleState machine;
 };
+static_assert(offsetof(AleCopiedState, machine) + sizeof(ConsoleState) == sizeof(AleCopiedState) &&
+                  offsetof(ConsoleState, cart) + sizeof(ConsoleCartridge) == sizeof(ConsoleState) &&
+                  offsetof(ConsoleCartridge, ram) + kE7RamBytes == sizeof(ConsoleCartridge),
+              "the cartridge RAM ends an AleCopiedState");
+
+//! The bytes of an AleCopiedState that `mapper`'s consoles use, rounded up
+//! to 4-byte words: a copy keeps its consoles after the first acts this far
+//! apart (AleCopiedBytes), each starting on a word.
+CULE_HD constexpr uint32_t ale_copied_state_bytes(Mapper mapper) {
+  const size_t used = offsetof(AleCopiedState, machine) + offsetof(ConsoleState, cart) +
+                      offsetof(ConsoleCartridge, ram) + mapper_ram_bytes(mapper);
+  return uint32_t((used + 3) / 4 * 4);
+}
+static_assert(offsetof(AleCopiedState, machine) % 4 == 0 &&
+                  ale_copied_state_bytes(Mapper::kE7) == sizeof(AleCopiedState),
+              "ale_copied_state_bytes rounds up within the state");
 
 //! ALE's reset as a copy, for a game whose reset leaves the same console
 //! whatever the console's past: that console (its RNGs and frame counter
@@ -305,12 +325,13 @@ struct AleResetCopy {
   uint32_t env_draws;       //!< ... and from the environment RNG (mode selection)
   uint32_t frames_counted;  //!< its frames ALE counts in getFrameNumber
   // The consoles after the reset and its first acts (null: none).
-  const AleCopiedState* acts_after;  //!< the consoles, each different one once
-  const uint8_t* acts_screens;       //!< their screens, each different pair once
-  const int32_t* acts_console_of;    //!< per (FIRE acts, console, acts): in `acts_after` (-1: none)
-  const int32_t* acts_screens_of;    //!< ... and in `acts_screens`
-  uint32_t fire_acts;                //!< FIRE acts < this are held
-  uint32_t acts;                     //!< acts < this are held
+  const uint8_t* acts_after;       //!< the consoles, each different one once (AleCopiedBytes)
+  const uint8_t* acts_screens;     //!< their screens, each different pair once
+  const int32_t* acts_console_of;  //!< per (FIRE acts, console, acts): in `acts_after` (-1: none)
+  const int32_t* acts_screens_of;  //!< ... and in `acts_screens`
+  uint32_t acts_state_bytes;       //!< each console's bytes in `acts_after`
+  uint32_t fire_acts;              //!< FIRE acts < this are held
+  uint32_t acts;                   //!< acts < this are held
 };
 
 //! How many keys `copy` has.
@@ -329,15 +350,24 @@ CULE_HD inline uint32_t ale_reset_copy_key(const AleResetCopy& copy, AleConsole&
   return key * kRiotResetTimers + riot_reset_timer_index(mt19937_peek(c.system_rng));
 }
 
-//! Copies `bytes` bytes: on a device sixteen at a time where both ends
-//! allow (one thread copies a reset's screens, some 67 KB).
+//! Copies `bytes` bytes: on a device sixteen or four at a time where both
+//! ends allow (one thread copies a reset's screens, some 67 KB, and its
+//! console).
 CULE_HD inline void copy_bytes(uint8_t* to, const uint8_t* from, uint32_t bytes) {
 #ifdef __CUDA_ARCH__
-  if (((reinterpret_cast<uintptr_t>(to) | reinterpret_cast<uintptr_t>(from) | bytes) & 15) == 0) {
+  const uintptr_t ends =
+      reinterpret_cast<uintptr_t>(to) | reinterpret_cast<uintptr_t>(from) | bytes;
+  if ((ends & 15) == 0) {
     uint4* to_words = reinterpret_cast<uint4*>(to);
     const uint4* from_words = reinterpret_cast<const uint4*>(from);
 #pragma unroll 8
     for (uint32_t k = 0; k < bytes / 16; ++k) to_words[k] = from_words[k];
+    return;
+  }
+  if ((ends & 3) == 0) {
+    uint32_t* to_words = reinterpret_cast<uint32_t*>(to);
+    const uint32_t* from_words = reinterpret_cast<const uint32_t*>(from);
+    for (uint32_t k = 0; k < bytes / 4; ++k) to_words[k] = from_words[k];
     return;
   }
   for (uint32_t k = 0; k < bytes; ++k) to[k] = from[k];
@@ -359,6 +389,38 @@ CULE_HD inline void ale_take_copy(To& c, const From& after) {
   c.episode_frame_number = after.episode_frame_number;
   c.selecting_mode = after.selecting_mode;
   c.mode_rules_started = after.mode_rules_started;
+}
+
+//! An AleCopiedState as a copy keeps its consoles after the first acts: its
+//! first `bytes` (ale_copied_state_bytes of the game's scheme) at `state`.
+struct AleCopiedBytes {
+  const uint8_t* state;
+  uint32_t bytes;
+};
+
+// One field of an AleCopiedBytes, at `offset` in it, into `field`.
+template <typename Field>
+CULE_HD inline void take_copied_field(Field& field, const AleCopiedBytes& after, size_t offset) {
+  copy_bytes(reinterpret_cast<uint8_t*>(&field), after.state + offset, uint32_t(sizeof field));
+}
+
+//! ale_take_copy from an AleCopiedBytes: the cartridge RAM the scheme lacks
+//! (past `bytes`) is left as it is, unused.
+CULE_HD inline void ale_take_copy(AleConsole& c, const AleCopiedBytes& after) {
+#define CULE_TAKE_COPIED(field)                                                               \
+  static_assert(std::is_same_v<decltype(AleConsole::field), decltype(AleCopiedState::field)>, \
+                "an AleConsole field as the copy keeps it");                                  \
+  take_copied_field(c.field, after, offsetof(AleCopiedState, field));
+  CULE_TAKE_COPIED(controls)
+  CULE_TAKE_COPIED(rules)
+  CULE_TAKE_COPIED(mode_rules)
+  CULE_TAKE_COPIED(episode_frame_number)
+  CULE_TAKE_COPIED(selecting_mode)
+  CULE_TAKE_COPIED(mode_rules_started)
+#undef CULE_TAKE_COPIED
+  constexpr uint32_t kMachine = offsetof(AleCopiedState, machine);
+  copy_bytes(reinterpret_cast<uint8_t*>(&c.machine), after.state + kMachine,
+             after.bytes - kMachine);
 }
 
 //! Whether `c`'s RAM has the values console k of `copy` read.
@@ -434,8 +496,10 @@ CULE_HD inline bool ale_reset_acts_as_copy(AleConsole& c, const AleResetCopy& co
   const size_t entry = (size_t(fire_acts) * copy.consoles + size_t(k)) * copy.acts + acts;
   const int32_t held = copy.acts_console_of[entry];
   if (held < 0) return false;  // the game ended within those acts, or they wrote a kept byte
-  ale_take_reset_copy(c, copy, k, copy.acts_after[held], copy.acts_screens,
-                      uint32_t(copy.acts_screens_of[entry]), acts, frames);
+  const AleCopiedBytes after{copy.acts_after + size_t(held) * copy.acts_state_bytes,
+                             copy.acts_state_bytes};
+  ale_take_reset_copy(c, copy, k, after, copy.acts_screens, uint32_t(copy.acts_screens_of[entry]),
+                      acts, frames);
   return true;
 }
 
