@@ -7,6 +7,7 @@
 #include <functional>
 #include <map>
 #include <mutex>
+#include <numeric>
 #include <random>
 #include <string>
 #include <string_view>
@@ -730,7 +731,13 @@ std::shared_ptr<const ResetCopy> make_reset_copy(const Console& prototype, int m
   ThreadPool pool;
   auto played = [&](const std::vector<int>& frames, bool last_until_over) {
     std::vector<Past> out(frames.size());
-    pool.parallel_for(int(frames.size()), [&](int i) {
+    // The longest first: the pool's threads take them in turn.
+    std::vector<int> longest_first(frames.size());
+    std::iota(longest_first.begin(), longest_first.end(), 0);
+    std::stable_sort(longest_first.begin(), longest_first.end(),
+                     [&](int a, int b) { return frames[size_t(a)] > frames[size_t(b)]; });
+    pool.parallel_for(int(frames.size()), [&](int j) {
+      const int i = longest_first[size_t(j)];
       out[size_t(i)] = rebuilt(prototype, seed + uint32_t(i), mode, difficulty);
       const bool until_over = last_until_over && size_t(i) + 1 == frames.size();
       play(out[size_t(i)], s, seed + uint32_t(i), frames[size_t(i)], until_over);
