@@ -512,34 +512,32 @@ class StartActs {
   //! kept (these acts run too).
   void turn(std::vector<Place>& at, bool fire) {
     // The acts that no run went on from before: new ones, and ones that
-    // ended only runs (their places were not kept).
+    // ended only runs (their places were not kept); and the runs that take
+    // each.
     std::vector<Act> to_run;
+    std::vector<std::vector<size_t>> takers;
     for (size_t k = 0; k < at.size(); ++k) {
       if (at[k].first < 0) continue;
       const Act act{at[k], fire};
       const auto [it, added] = outcomes_.try_emplace(act.key());
       Outcome& outcome = it->second;
-      if (added || (outcome.to.first < 0 && !ends(k, outcome) && !outcome.queued)) {
-        outcome.queued = true;
+      if (added || (outcome.to.first < 0 && outcome.queued < 0 && !ends(k, outcome))) {
+        outcome.queued = int32_t(to_run.size());
         to_run.push_back(act);
+        takers.emplace_back();
       }
+      if (outcome.queued >= 0) takers[size_t(outcome.queued)].push_back(k);
     }
     for (size_t first = 0; first < to_run.size(); first += chunk_) {
       const size_t count = std::min(chunk_, to_run.size() - first);
       pool_.parallel_for(int(count), [&](int m) { run(to_run[first + size_t(m)], size_t(m)); });
-      std::unordered_map<uint64_t, size_t> ran_at;  // the chunk's acts
       for (size_t m = 0; m < count; ++m) {
-        ran_at[to_run[first + m].key()] = m;
-        outcomes_[to_run[first + m].key()] = ran_[m];
-      }
-      // A place is kept where a run goes on from it.
-      for (size_t k = 0; k < at.size(); ++k) {
-        if (at[k].first < 0) continue;
-        const auto m = ran_at.find(Act{at[k], fire}.key());
-        if (m == ran_at.end()) continue;
-        Outcome& outcome = outcomes_[m->first];
-        if (outcome.to.first < 0 && !ends(k, outcome)) {
-          outcome.to = place(taken_[m->second], pasts_[m->second].pixels.data());
+        Outcome& outcome = outcomes_[to_run[first + m].key()] = ran_[m];
+        // A place is kept where a run goes on from it.
+        for (const size_t k : takers[first + m]) {
+          if (outcome.to.first < 0 && !ends(k, outcome)) {
+            outcome.to = place(taken_[m], pasts_[m].pixels.data());
+          }
         }
       }
     }
@@ -567,7 +565,7 @@ class StartActs {
   struct Outcome {
     Place to{-1, -1};                    // kept where a run goes on from it
     bool over = false;                   // the game ended (a reset within the acts: they run)
-    bool queued = false;                 // to run (again, for its place) this turn
+    int32_t queued = -1;                 // its index among this turn's acts to run (again)
     std::array<uint8_t, 128> written{};  // the RAM bytes it wrote, where watched
   };
   // A console as the copy keeps it, and the hashes of it and its screens.

@@ -257,6 +257,9 @@ struct AleCopiedState {
   uint8_t mode_rules_started;
   ConsoleState machine;
 };
+// Its fields before the machine, X(field) each, for ale_take_copy.
+#define CULE_ALE_COPIED_FIELDS(X) \
+  X(controls) X(rules) X(mode_rules) X(episode_frame_number) X(selecting_mode) X(mode_rules_started)
 static_assert(offsetof(AleCopiedState, machine) + sizeof(ConsoleState) == sizeof(AleCopiedState) &&
                   offsetof(ConsoleState, cart) + sizeof(ConsoleCartridge) == sizeof(ConsoleState) &&
                   offsetof(ConsoleCartridge, ram) + kE7RamBytes == sizeof(ConsoleCartridge),
@@ -383,12 +386,9 @@ CULE_HD inline void copy_bytes(uint8_t* to, const uint8_t* from, uint32_t bytes)
 template <typename To, typename From>
 CULE_HD inline void ale_take_copy(To& c, const From& after) {
   c.machine = after.machine;
-  c.controls = after.controls;
-  c.rules = after.rules;
-  c.mode_rules = after.mode_rules;
-  c.episode_frame_number = after.episode_frame_number;
-  c.selecting_mode = after.selecting_mode;
-  c.mode_rules_started = after.mode_rules_started;
+#define CULE_TAKE_FIELD(field) c.field = after.field;
+  CULE_ALE_COPIED_FIELDS(CULE_TAKE_FIELD)
+#undef CULE_TAKE_FIELD
 }
 
 //! An AleCopiedState as a copy keeps its consoles after the first acts: its
@@ -411,12 +411,7 @@ CULE_HD inline void ale_take_copy(AleConsole& c, const AleCopiedBytes& after) {
   static_assert(std::is_same_v<decltype(AleConsole::field), decltype(AleCopiedState::field)>, \
                 "an AleConsole field as the copy keeps it");                                  \
   take_copied_field(c.field, after, offsetof(AleCopiedState, field));
-  CULE_TAKE_COPIED(controls)
-  CULE_TAKE_COPIED(rules)
-  CULE_TAKE_COPIED(mode_rules)
-  CULE_TAKE_COPIED(episode_frame_number)
-  CULE_TAKE_COPIED(selecting_mode)
-  CULE_TAKE_COPIED(mode_rules_started)
+  CULE_ALE_COPIED_FIELDS(CULE_TAKE_COPIED)
 #undef CULE_TAKE_COPIED
   constexpr uint32_t kMachine = offsetof(AleCopiedState, machine);
   copy_bytes(reinterpret_cast<uint8_t*>(&c.machine), after.state + kMachine,

@@ -456,6 +456,13 @@ CULE_HD CULE_FORCE_INLINE int console_skip_timer_wait(ConsoleBus<kMapper>& bus, 
 //! cycles (WarpSchedule): a TV frame's.
 constexpr uint32_t kWarpWaitHorizon = 262 * kClocksPerScanline / 3;
 
+//! Whether a console `ahead` cycles ahead of its warp's earliest runs its
+//! next instruction, the warp's slack `slack` cycles (WarpSchedule; -1:
+//! every console runs).
+CULE_HD constexpr bool warp_lane_runs(uint32_t ahead, int slack) {
+  return ahead <= uint32_t(slack) || ahead > kWarpWaitHorizon;
+}
+
 //! When the CPU loop runs a console's next instruction (runs_now, its CPU
 //! clock at `cycles`, rebased to 0 when a new frame begins). On the GPU
 //! only those of the lanes that reach this point together (__activemask)
@@ -477,8 +484,8 @@ struct WarpSchedule {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800 && CULE_DEVICE_WARP_SLACK >= 0
   static constexpr bool kMayWait = true;
   CULE_HD CULE_FORCE_INLINE bool runs_now(uint32_t cycles) const {
-    const uint32_t ahead = cycles - __reduce_min_sync(__activemask(), cycles);
-    return ahead <= uint32_t(CULE_DEVICE_WARP_SLACK) || ahead > kWarpWaitHorizon;
+    return warp_lane_runs(cycles - __reduce_min_sync(__activemask(), cycles),
+                          CULE_DEVICE_WARP_SLACK);
   }
 #else
   static constexpr bool kMayWait = false;

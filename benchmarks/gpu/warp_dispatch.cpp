@@ -209,8 +209,7 @@ Counts measure(const std::string& path, int frames, DrawTogether together, int d
           continue;
         }
         waited[i] = 0;
-        const uint32_t ahead = cpus[i].cycles - earliest;
-        if (warp_slack >= 0 && ahead > uint32_t(warp_slack) && ahead <= kWarpWaitHorizon) continue;
+        if (!warp_lane_runs(cpus[i].cycles - earliest, warp_slack)) continue;
         ++running;
         pcs.insert(cpu.PC);
         const ConsoleConfig& config = consoles[i]->setup().console;
