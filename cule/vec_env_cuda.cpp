@@ -23,9 +23,9 @@ namespace {
 
 // Device stack per thread: a reset's mode selection runs the whole console
 // several calls deep, and Klax's look at its cartridge RAM copies a console
-// (ptxas, sm_90: 5,664 bytes for the reset kernel, 5,648 for the step's
-// resets, 3,328 for the step kernel; 3,536 for it built for 16 blocks per
-// SM before the episode starts were copies, check.sh --sweep).
+// (ptxas, sm_90: 5,664 bytes for the reset kernel, 3,344 for the step
+// kernel; 3,536 for it built for 16 blocks per SM before the episode starts
+// were copies, check.sh --sweep).
 // The driver reserves it for every thread the GPU can hold, so it is kept
 // small.
 constexpr size_t kStackBytes = 7 * 1024;
