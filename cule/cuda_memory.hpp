@@ -11,11 +11,27 @@
 
 namespace cule {
 
-//! Throws cule::DeviceError naming `what` when a CUDA call failed.
+// The architectures the library's kernels were compiled for (CMakeLists.txt).
+#ifndef CULE_CUDA_ARCHITECTURES
+#define CULE_CUDA_ARCHITECTURES "(not recorded)"
+#endif
+
+//! Throws cule::DeviceError naming `what` when a CUDA call failed; where
+//! the build has no code for the current device, the message says how to
+//! build for it.
 inline void check_cuda(cudaError_t status, const char* what) {
-  if (status != cudaSuccess) {
-    throw DeviceError(std::string("CUDA: ") + what + " failed: " + cudaGetErrorString(status));
+  if (status == cudaSuccess) return;
+  cudaGetLastError();  // the runtime's last error, so that no later check reports it again
+  int device = 0;
+  cudaDeviceProp properties{};
+  if ((status == cudaErrorNoKernelImageForDevice || status == cudaErrorInvalidDeviceFunction) &&
+      cudaGetDevice(&device) == cudaSuccess &&
+      cudaGetDeviceProperties(&properties, device) == cudaSuccess) {
+    throw DeviceError(no_code_for_device_message(device, properties.name, properties.major,
+                                                 properties.minor, CULE_CUDA_ARCHITECTURES) +
+                      " [CUDA: " + what + ": " + cudaGetErrorString(status) + "]");
   }
+  throw DeviceError(std::string("CUDA: ") + what + " failed: " + cudaGetErrorString(status));
 }
 
 //! A device allocation of `count` T, freed on every path out of its scope.

@@ -349,6 +349,7 @@ std::unique_ptr<VecEnv::Storage> make_cuda_storage(const std::vector<VecEnv::Gam
                       std::to_string(devices) + " CUDA device(s) found)");
   }
   check_cuda(cudaSetDevice(device), "cudaSetDevice");
+  check_cuda(kernels::env_kernels_status(), "loading the step kernels");
   size_t stack = 0;
   check_cuda(cudaDeviceGetLimit(&stack, cudaLimitStackSize), "cudaDeviceGetLimit");
   if (stack < kStackBytes) {

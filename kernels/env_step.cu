@@ -87,6 +87,11 @@ __global__ void env_reset_kernel(EnvSetup setup, EnvBatch batch, MaskedResets ma
 
 }  // namespace
 
+cudaError_t env_kernels_status() {
+  cudaFuncAttributes attributes;
+  return cudaFuncGetAttributes(&attributes, env_step_kernel);
+}
+
 void launch_env_reset(const EnvSetup& setup, const EnvBatch& batch, const uint8_t* mask,
                       const uint64_t* seeds, const AleConsole* constructed,
                       const uint8_t* constructed_pixels, int mode, int difficulty, uint32_t* errors,

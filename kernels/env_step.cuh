@@ -11,6 +11,10 @@
 
 namespace cule::kernels {
 
+//! cudaSuccess where the current device can run these kernels: the build
+//! holds machine code or PTX for it (CMAKE_CUDA_ARCHITECTURES).
+cudaError_t env_kernels_status();
+
 //! Both run environments [first, first + count) of the batch, which play the
 //! game of `setup` (a batch of several games launches once per game).
 //!

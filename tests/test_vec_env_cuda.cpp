@@ -313,5 +313,16 @@ TEST(VecEnvCuda, WithoutADeviceIsAClearError) {
   }
 }
 
+// What device="cuda" throws on a GPU the build compiled no kernels for
+// (cule/cuda_memory.hpp): the device, its architecture, and the build
+// option that adds it.
+TEST(VecEnvCuda, AGpuTheBuildHasNoCodeForIsAClearError) {
+  const std::string message = no_code_for_device_message(1, "Some GPU", 8, 6, "90,100");
+  for (const char* part : {"device: cuda:1 (Some GPU)", "compute capability 8.6",
+                           "code for 90,100 only", "-DCMAKE_CUDA_ARCHITECTURES=86 "}) {
+    EXPECT_NE(message.find(part), std::string::npos) << part << " not in: " << message;
+  }
+}
+
 }  // namespace
 }  // namespace cule
