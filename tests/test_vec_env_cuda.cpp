@@ -54,6 +54,14 @@ std::string first_difference(VecEnv& cpu, VecEnv& gpu) {
   }
   if (!same(cpu.frame_numbers(), gpu, gpu.frame_numbers(), n)) return "frame_numbers";
   if (!same(cpu.episode_returns(), gpu, gpu.episode_returns(), n)) return "episode_returns";
+  if (!same(cpu.episode_lengths(), gpu, gpu.episode_lengths(), n)) return "episode_lengths";
+  if (!same(cpu.autoreset(), gpu, gpu.autoreset(), n)) return "autoreset";
+  // same_step only; the rows of environments that have not ended an
+  // episode yet are zeros on both.
+  if (cpu.final_observations() &&
+      !same(cpu.final_observations(), gpu, gpu.final_observations(), obs)) {
+    return "final_observations";
+  }
   for (int i = 0; i < cpu.num_envs(); ++i) {
     if (std::memcmp(cpu.ram(i), gpu.ram(i), 128) != 0) return "ram of env " + std::to_string(i);
   }
