@@ -45,6 +45,11 @@ def test_gpu_steps_equal_cpu_steps():
         g = gpu.step(actions)
         for name, a, b in zip(("obs", "reward", "terminated", "truncated"), c[:4], g[:4]):
             np.testing.assert_array_equal(a, b.copy_to_host(), err_msg=f"{name} at step {step}")
+        assert c[4].keys() == g[4].keys()
+        for key, a in c[4].items():
+            b = g[4][key]
+            b = b.copy_to_host() if hasattr(b, "copy_to_host") else b
+            np.testing.assert_array_equal(a, b, err_msg=f"info[{key!r}] at step {step}")
 
 
 @needs_gpu
