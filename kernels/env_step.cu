@@ -59,12 +59,12 @@ struct MaskedResets {
 };
 
 // Every reset, one thread each: those a step listed where due_resets.count
-// is not null, else `masked`. One kernel for both, as a kernel gets its own copy of
-// each function it calls: ptxas compiles the reset, the console's frame and
-// its CPU loops once per kernel, the build's longest step. A step's resets
-// run after it, so that a warp runs 32 of them rather than one among 31
-// steps. The order of the step's list varies from run to run; the
-// environments do not share state, so results do not.
+// is not null, else `masked`. One kernel for both, as a kernel gets its own
+// copy of each function it calls: ptxas compiles the reset, the console's
+// frame and its CPU loops once per kernel, the build's longest step. A
+// step's resets run after it, so that a warp runs 32 of them rather than
+// one among 31 steps. The order of the step's list varies from run to run;
+// the environments do not share state, so results do not.
 __global__ void env_reset_kernel(EnvSetup setup, EnvBatch batch, MaskedResets masked,
                                  DueResets due_resets, uint32_t* errors) {
   const uint32_t k = blockIdx.x * blockDim.x + threadIdx.x;
