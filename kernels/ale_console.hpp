@@ -269,8 +269,7 @@ static_assert(offsetof(AleCopiedState, machine) + sizeof(ConsoleState) == sizeof
 //! to 4-byte words: a copy keeps its consoles after the first acts this far
 //! apart (AleCopiedBytes), each starting on a word.
 CULE_HD constexpr uint32_t ale_copied_state_bytes(Mapper mapper) {
-  const size_t used = offsetof(AleCopiedState, machine) + offsetof(ConsoleState, cart) +
-                      offsetof(ConsoleCartridge, ram) + mapper_ram_bytes(mapper);
+  const size_t used = offsetof(AleCopiedState, machine) + console_used_bytes(mapper);
   return uint32_t((used + 3) / 4 * 4);
 }
 static_assert(offsetof(AleCopiedState, machine) % 4 == 0 &&

@@ -80,14 +80,20 @@ struct ConsoleState {
   ConsoleCartridge cart;         // last, its RAM at the end (see console_copy_used)
 };
 
-//! Copies the part of a console that a cartridge scheme uses: all but the
-//! cartridge RAM the scheme lacks (most have none of its 2 KiB). For device
-//! code: on the host the words would alias the console's fields.
+//! The bytes of a console that a cartridge scheme uses: all but the
+//! cartridge RAM the scheme lacks (most have none of its 2 KiB), which ends
+//! the console.
+CULE_HD constexpr size_t console_used_bytes(Mapper mapper) {
+  return offsetof(ConsoleState, cart) + offsetof(ConsoleCartridge, ram) +
+         size_t(mapper_ram_bytes(mapper));
+}
+
+//! Copies the part of a console that a cartridge scheme uses
+//! (console_used_bytes). For device code: on the host the words would
+//! alias the console's fields.
 CULE_HD inline void console_copy_used(ConsoleState& to, const ConsoleState& from, Mapper mapper) {
   static_assert(sizeof(ConsoleState) % 4 == 0 && alignof(ConsoleState) >= 4, "copied in words");
-  const size_t bytes = offsetof(ConsoleState, cart) + offsetof(ConsoleCartridge, ram) +
-                       size_t(mapper_ram_bytes(mapper));
-  const size_t words = (bytes + 3) / 4;
+  const size_t words = (console_used_bytes(mapper) + 3) / 4;
   uint32_t* out = reinterpret_cast<uint32_t*>(&to);
   const uint32_t* in = reinterpret_cast<const uint32_t*>(&from);
   for (size_t k = 0; k < words; ++k) out[k] = in[k];
