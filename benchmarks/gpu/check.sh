@@ -18,15 +18,15 @@
 #   (device run, carry [".device", "python/cule/roms"]) bash benchmarks/gpu/check.sh
 #
 # After it, on the same machine (build-gpu kept), without the tests:
-#   bash benchmarks/gpu/check.sh --sweep [FLAGS ...]   # the CUDA objects rebuilt with each
-#       # set of CUDA flags (default: as built; every console of a warp running an instruction
-#       # each iteration, or those up to 8 cycles ahead of the earliest; the CPU's code
-#       # read byte by byte; the CPU loop drawing only at the accesses;
-#       # pixels written by byte masks, as the host; drawing ahead every 8, or every 2,
-#       # instructions; the step kernel at 12 blocks per SM; one CPU loop for every
-#       # cartridge scheme; spans drawn with every object on, none left out as out of
-#       # reach), Pong's frames/s at 64K and 128K environments for each,
-#       # within CULE_CHECK_SECONDS
+#   bash benchmarks/gpu/check.sh --sweep [FLAGS ...]   # VecEnv's kernels built with each
+#       # set of CUDA flags, all in one build (default: as built; every console of a warp
+#       # running an instruction each iteration, or those up to 8 cycles ahead of the
+#       # earliest; the CPU's code read byte by byte; the CPU loop drawing only at the
+#       # accesses; pixels written by byte masks, as the host; drawing ahead every 8, or
+#       # every 2, instructions; the step kernel at 12 blocks per SM; one CPU loop for
+#       # every cartridge scheme; spans drawn with every object on, none left out as out
+#       # of reach), Pong's frames/s at 64K and 128K environments for each, within
+#       # CULE_CHECK_SECONDS
 #   bash benchmarks/gpu/check.sh --profile [ENVS]      # Nsight Compute on one step of Pong
 #       # (default 65536 environments), summarised by benchmarks/gpu/profile_summary.py;
 #       # CULE_PROFILE_DIR keeps the report and its CSV pages
@@ -88,14 +88,28 @@ gtest_args=()
 [ -d .device/googletest ] && gtest_args=(-DCULE_GTEST_SOURCE_DIR="$PWD/.device/googletest")
 cmake -S . -B build-gpu -G Ninja -DCULE_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 \
   -DCULE_BENCHMARKS=ON -DCULE_TESTDATA_DIR="$testdata" -DCMAKE_CUDA_FLAGS= \
-  "${python_args[@]}" "${gtest_args[@]}" >/dev/null
+  -DCULE_SWEEP_CUDA_FLAGS= "${python_args[@]}" "${gtest_args[@]}" >/dev/null
 
-# Builds bench_vec_env with the CUDA flags $1 (the --sweep and --profile
-# builds), leaving build-gpu configured without them for the next run.
-build_bench_with() {
-  cmake -S . -B build-gpu -DCMAKE_CUDA_FLAGS="$1" >/dev/null
-  cmake --build build-gpu -j "$(nproc)" --target bench_vec_env >/dev/null
-  cmake -S . -B build-gpu -DCMAKE_CUDA_FLAGS= >/dev/null
+# The --sweep and --profile builds: bench_vec_env for each set of CUDA flags
+# given, in `benches` (in order): bench_vec_env itself for an empty set,
+# else one whose VecEnv kernels (kernels/env_step.cu) are compiled with the
+# set (bench_vec_env_sweep_N, benchmarks/CMakeLists.txt). One build compiles
+# them all side by side, and the library stays as it is.
+build_benches_with() {
+  local sets=() targets=(bench_vec_env) flags joined
+  benches=()
+  for flags in "$@"; do
+    if [ -z "$flags" ]; then
+      benches+=(build-gpu/benchmarks/bench_vec_env)
+    else
+      benches+=("build-gpu/benchmarks/bench_vec_env_sweep_${#sets[@]}")
+      targets+=("bench_vec_env_sweep_${#sets[@]}")
+      sets+=("$flags")
+    fi
+  done
+  joined=$(IFS='|' && echo "${sets[*]}")
+  cmake -S . -B build-gpu -DCULE_SWEEP_CUDA_FLAGS="$joined" >/dev/null
+  cmake --build build-gpu -j "$(nproc)" --target "${targets[@]}" >/dev/null
 }
 
 if [ "${1:-}" = "--sweep" ]; then
@@ -110,22 +124,23 @@ if [ "${1:-}" = "--sweep" ]; then
   # bus reads the CPU's code ahead (CULE_DEVICE_CODE_AHEAD), and how far
   # ahead of its warp's earliest a console may be and still run its next
   # instruction (CULE_DEVICE_WARP_SLACK, default 3; -1: every console runs
-  # one each iteration). Only the CUDA objects are rebuilt for each.
+  # one each iteration). All sets build at once (build_benches_with).
   shift
   variants=("$@")
   ((${#variants[@]})) || variants=("" "-DCULE_DEVICE_WARP_SLACK=-1" "-DCULE_DEVICE_WARP_SLACK=8"
     "-DCULE_DEVICE_CODE_AHEAD=0" "-DCULE_DEVICE_DRAW_EVERY=0" "-DCULE_DEVICE_BYTE_SELECT=0"
     "-DCULE_DEVICE_CULL_OBJECTS=0" "-DCULE_DEVICE_DRAW_EVERY=8"
     "-DCULE_DEVICE_DRAW_EVERY=2" "-DCULE_STEP_MIN_BLOCKS_PER_SM=12" "-DCULE_CPU_LOOP_PER_SCHEME=0")
-  for flags in "${variants[@]}"; do
+  build_benches_with "${variants[@]}"
+  echo "built ${#variants[@]} sets in $(($(date +%s) - start)) s"
+  for i in "${!variants[@]}"; do
+    flags=${variants[i]}
     if (($(date +%s) > deadline)); then
       echo "== CUDA flags: ${flags:-(none)}: skipped, past CULE_CHECK_SECONDS"
       continue
     fi
     echo "== CUDA flags: ${flags:-(none)}"
-    build_bench_with "$flags"
-    build-gpu/benchmarks/bench_vec_env .device/roms/pong.bin --cpu-envs 0 --seconds 1 \
-      --envs 65536,131072
+    "${benches[i]}" .device/roms/pong.bin --cpu-envs 0 --seconds 1 --envs 65536,131072
   done
   echo "swept in $(($(date +%s) - start)) s"
   exit 0
@@ -138,14 +153,14 @@ if [ "${1:-}" = "--profile" ]; then
     head -1 || true)
   [ -n "$ncu" ] || { echo "check.sh --profile: no ncu (Nsight Compute) here" >&2; exit 2; }
   envs=${2:-65536}
-  build_bench_with -lineinfo
+  build_benches_with -lineinfo
   report=${CULE_PROFILE_DIR:-$(mktemp -d)}
   mkdir -p "$report"
   echo "== Nsight Compute: env_step_kernel, Pong, $envs environments"
   "$ncu" --version | tail -1
   "$ncu" --kernel-name regex:env_step_kernel --launch-skip 3 --launch-count 1 --set full \
     --import-source yes -f -o "$report/step" \
-    build-gpu/benchmarks/bench_vec_env .device/roms/pong.bin --cpu-envs 0 --seconds 0 \
+    "${benches[0]}" .device/roms/pong.bin --cpu-envs 0 --seconds 0 \
     --envs "$envs" >"$report/bench.log" 2>&1 || { tail -20 "$report/bench.log"; exit 1; }
   "$ncu" --import "$report/step.ncu-rep" --page details --csv >"$report/details.csv"
   "$ncu" --import "$report/step.ncu-rep" --page raw --csv >"$report/raw.csv"
