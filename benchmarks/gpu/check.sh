@@ -94,10 +94,12 @@ cmake -S . -B build-gpu -G Ninja -DCULE_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 \
 # given, in `benches` (in order): bench_vec_env itself for an empty set,
 # else one whose VecEnv kernels (kernels/env_step.cu) are compiled with the
 # set (bench_vec_env_sweep_N, benchmarks/CMakeLists.txt). One build compiles
-# them all side by side, and the library stays as it is.
+# them all side by side, and the library stays as it is. A set that fails to
+# build leaves no program (the others build on).
 build_benches_with() {
   local sets=() targets=(bench_vec_env) flags joined
   benches=()
+  rm -f build-gpu/benchmarks/bench_vec_env_sweep_*
   for flags in "$@"; do
     if [ -z "$flags" ]; then
       benches+=(build-gpu/benchmarks/bench_vec_env)
@@ -109,7 +111,11 @@ build_benches_with() {
   done
   joined=$(IFS='|' && echo "${sets[*]}")
   cmake -S . -B build-gpu -DCULE_SWEEP_CUDA_FLAGS="$joined" >/dev/null
-  cmake --build build-gpu -j "$(nproc)" --target "${targets[@]}" >/dev/null
+  cmake --build build-gpu -j "$(nproc)" --target "${targets[@]}" -- -k 0 \
+    >build-gpu/sweep-build.log 2>&1 || {
+    echo "(a set failed to build; its errors, from build-gpu/sweep-build.log:)"
+    grep -m 20 -i "error" build-gpu/sweep-build.log || true
+  }
 }
 
 if [ "${1:-}" = "--sweep" ]; then
@@ -135,11 +141,15 @@ if [ "${1:-}" = "--sweep" ]; then
     "-DCULE_DEVICE_BYTE_SELECT=0" "-DCULE_DEVICE_CULL_OBJECTS=0" "-DCULE_DEVICE_DRAW_EVERY=0"
     "-DCULE_CPU_LOOP_PER_SCHEME=0")
   build_benches_with "${variants[@]}"
-  echo "built ${#variants[@]} sets in $(($(date +%s) - start)) s"
+  echo "sets built in $(($(date +%s) - start)) s"
   for i in "${!variants[@]}"; do
     flags=${variants[i]}
     if (($(date +%s) > deadline)); then
       echo "== CUDA flags: ${flags:-(none)}: skipped, past CULE_CHECK_SECONDS"
+      continue
+    fi
+    if [ ! -x "${benches[i]}" ]; then
+      echo "== CUDA flags: ${flags:-(none)}: did not build"
       continue
     fi
     echo "== CUDA flags: ${flags:-(none)}"
@@ -157,6 +167,7 @@ if [ "${1:-}" = "--profile" ]; then
   [ -n "$ncu" ] || { echo "check.sh --profile: no ncu (Nsight Compute) here" >&2; exit 2; }
   envs=${2:-65536}
   build_benches_with -lineinfo
+  [ -x "${benches[0]}" ] || { echo "check.sh --profile: the -lineinfo build failed" >&2; exit 1; }
   report=${CULE_PROFILE_DIR:-$(mktemp -d)}
   mkdir -p "$report"
   echo "== Nsight Compute: env_step_kernel, Pong, $envs environments"
