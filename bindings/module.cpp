@@ -645,6 +645,13 @@ frame with one of ALE's 18 actions.)doc")
            py::arg("rom"), py::arg("seed") = 0)
       .def_property("mode", &cule::Console::mode, &cule::Console::set_mode,
                     "The game mode used from the next reset (ALE's default at first).")
+      .def_property_readonly("available_modes", &cule::Console::available_modes,
+                             "ALE's getAvailableModes.")
+      .def_property_readonly("available_difficulties", &cule::Console::available_difficulties,
+                             "ALE's getAvailableDifficulties.")
+      .def_property("difficulty", &cule::Console::difficulty, &cule::Console::set_difficulty,
+                    "The difficulty switches from the next frame on, as ALE's setDifficulty "
+                    "(bit 0 sets the left one to A, bit 1 the right one); 0 at first.")
       .def("reset", &cule::Console::reset, py::call_guard<py::gil_scoped_release>(),
            "ALE's reset_game sequence.")
       .def("act", py::overload_cast<int, float>(&cule::Console::act), py::arg("action"),

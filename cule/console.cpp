@@ -42,6 +42,13 @@ const char* mode_failure(ModeStatus status) {
                                        : "the game never reached it";
 }
 
+// "a, b, c", for an error message.
+std::string listed(const std::vector<int>& values) {
+  std::string list;
+  for (int v : values) list += (list.empty() ? "" : ", ") + std::to_string(v);
+  return list;
+}
+
 }  // namespace
 
 PredecodedRom predecode_rom(Mapper mapper, const std::vector<uint8_t>& image) {
@@ -137,32 +144,30 @@ void Console::reset() {
   }
 }
 
-void Console::set_mode(int mode) {
+std::vector<int> Console::available_modes() const {
   const GameModes* modes = find_game_modes(rom_.name());
-  const bool available =
-      modes ? std::find(modes->modes.begin(), modes->modes.end(), mode) != modes->modes.end()
-            : mode == 0;
-  if (!available) {
-    std::string list;
-    if (modes) {
-      for (int m : modes->modes) list += (list.empty() ? "" : ", ") + std::to_string(m);
-    } else {
-      list = "0";
-    }
+  return modes ? modes->modes : std::vector<int>{0};
+}
+
+std::vector<int> Console::available_difficulties() const {
+  const GameModes* modes = find_game_modes(rom_.name());
+  return modes ? modes->difficulties : std::vector<int>{0};
+}
+
+void Console::set_mode(int mode) {
+  const std::vector<int> available = available_modes();
+  if (std::find(available.begin(), available.end(), mode) == available.end()) {
     throw Error("mode: " + std::to_string(mode) + " is not a mode of '" + rom_.name() +
-                "'; expected one of " + list);
+                "'; expected one of " + listed(available));
   }
   state_.mode = mode;
 }
 
 void Console::set_difficulty(int difficulty) {
-  const GameModes* modes = find_game_modes(rom_.name());
-  const std::vector<int> available = modes ? modes->difficulties : std::vector<int>{0};
+  const std::vector<int> available = available_difficulties();
   if (std::find(available.begin(), available.end(), difficulty) == available.end()) {
-    std::string list;
-    for (int d : available) list += (list.empty() ? "" : ", ") + std::to_string(d);
     throw Error("difficulty: " + std::to_string(difficulty) + " is not a difficulty of '" +
-                rom_.name() + "'; expected one of " + list);
+                rom_.name() + "'; expected one of " + listed(available));
   }
   state_.difficulty = difficulty;
 }

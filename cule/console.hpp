@@ -65,6 +65,11 @@ class Console {
   //! finite.
   void act(int action, float paddle_strength = 1.0f);
 
+  //! ALE's getAvailableModes and getAvailableDifficulties, in ALE's order
+  //! ({0} for a ROM ALE has no settings for).
+  std::vector<int> available_modes() const;
+  std::vector<int> available_difficulties() const;
+
   //! The game mode selected at reset (ALE's default until set_mode).
   int mode() const { return state_.mode; }
   //! Selects the game mode used from the next reset on. Throws cule::Error

@@ -113,3 +113,11 @@ def test_mode_is_the_default_and_unknown_modes_are_value_errors(console):
     assert console.mode == 0
     with pytest.raises(ValueError, match="mode"):
         console.mode = 7
+
+
+def test_difficulty_is_zero_and_unknown_difficulties_are_value_errors(console):
+    assert console.difficulty == 0
+    assert console.available_difficulties == [0]
+    with pytest.raises(ValueError, match="difficulty: 1 is not a difficulty of 'tetris'; expected one of 0"):
+        console.difficulty = 1
+    assert console.difficulty == 0
