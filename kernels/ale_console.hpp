@@ -164,10 +164,13 @@ CULE_HD inline void ale_soft_reset(AleConsole& c, const AleSetup& s, const Frame
 
 //! One frame of player A's `action` (0-17) as ALE's act with frame skip 1 and
 //! no sticky actions: ALE still draws its environment RNG twice (players A
-//! and B), and turns an action its settings deem illegal into NOOP.
+//! and B), and turns an action its settings deem illegal into NOOP. Once the
+//! game is over ALE refuses to go further: the act draws, and emulates and
+//! counts nothing.
 CULE_HD inline void ale_act(AleConsole& c, const AleSetup& s, const FrameBuffers& frames,
                             int action, float paddle_strength) {
   mt19937_discard(c.env_rng, 2);
+  if (ale_terminal(c)) return;
   if (s.controllers.fire_illegal && action_fires(action)) action = 0;
   ale_run_frames(c, s, frames, action, HeldSwitch::none, 1, paddle_strength);
   ale_count_frame(c);

@@ -381,6 +381,13 @@ CULE_HD inline StepReset env_step_play(const EnvSetup& s, const EnvBatch& b, int
   b.autoreset[i] = 0;
   // next_step: this step starts the next episode; its action is unused.
   if (e.needs_reset) return StepReset::next_step;
+  // Disabled: an episode that is over waits for reset(mask) and, as ALE
+  // refuses to act past the end, goes no further: no frame, no reward, the
+  // same observation and flags.
+  if (env_episode_over(s, e)) {
+    b.rewards[i] = 0.0f;
+    return StepReset::none;
+  }
   AleConsole& c = b.consoles[i];
   const int ale_action = s.action_set[action];
   const bool draw_all = s.draw_all_frames;

@@ -112,9 +112,19 @@ def test_disabled_autoreset_waits_for_reset():
     env = cule.make("pong", 1, autoreset_mode="Disabled", max_num_frames_per_episode=40)
     assert env.metadata["autoreset_mode"] == gymnasium.vector.AutoresetMode.DISABLED
     env.reset(seed=0)
-    truncated = [env.step(np.zeros(1, np.int64))[3][0] for _ in range(12)]
+    # Copies: the env's outputs are views of buffers the next step overwrites.
+    steps = []
+    for _ in range(12):
+        obs, reward, _, truncated, info = env.step(np.zeros(1, np.int64))
+        steps.append((obs.copy(), reward[0], bool(truncated[0]), int(info["frame_number"][0])))
+    truncated = [step[2] for step in steps]
     assert truncated.index(True) == 9  # 40 frames = 10 steps of 4
     assert all(truncated[9:]), "without a reset the episode stays over"
+    assert steps[9][3] - steps[8][3] == 4
+    # As ALE past a game's end: no frame is emulated, nothing is earned.
+    for obs, reward, _, frame_number in steps[10:]:
+        assert np.array_equal(obs, steps[9][0]), "the ended episode's observation stays"
+        assert reward == 0.0 and frame_number == steps[9][3]
     _, info = env.reset(options={"reset_mask": np.array([True])})
     assert not env.step(np.zeros(1, np.int64))[3][0]
 
