@@ -1,19 +1,22 @@
 """Differential runs of cule against ALE (ale-py), frame by frame.
 
-Both emulators load the same ROM, are reset the way ale-py resets a game, and
-play the same random actions from the full action set with frameskip 1 and no
-sticky actions. After every frame the screens (palette indices) and the 128
-bytes of RAM are compared; the first difference is reported with the RAM
+Both emulators load the same ROM, are reset the way ale-py resets a game (in
+a mode and difficulty where asked), and play the same random actions from the
+full action set with frameskip 1 and no sticky actions. After every frame the
+screens (palette indices), the 128 bytes of RAM, the reward, the game's end
+and the lives are compared; the first difference is reported with the RAM
 bytes that differ and, on request, a PNG of both screens and their difference.
 
     python -m cule.ale_diff tetris --frames 2000 --seeds 0 1
     python -m cule.ale_diff --all --frames 2000 --table ale_diff.md
+    python -m cule.ale_diff --all --modes --frames 1000   # every mode and difficulty
 """
 
 from __future__ import annotations
 
 import argparse
 import dataclasses
+import itertools
 import pathlib
 import struct
 import sys
@@ -33,6 +36,8 @@ class DiffResult:
     frames_compared: int
     first_divergence: int | None  # frame index, None when all frames matched
     detail: str = ""
+    mode: int | None = None  # None: the game's default
+    difficulty: int | None = None
 
 
 def write_png(path: pathlib.Path, rgb: np.ndarray) -> None:
@@ -68,16 +73,39 @@ def make_ale(rom_path: str, seed: int):
     return ale
 
 
-def compare(rom_path: str, frames: int, seed: int, picture_dir: pathlib.Path | None = None) -> DiffResult:
+def compare(
+    rom_path: str,
+    frames: int,
+    seed: int,
+    picture_dir: pathlib.Path | None = None,
+    mode: int | None = None,
+    difficulty: int | None = None,
+) -> DiffResult:
     """Runs ALE and cule side by side on one ROM for `frames` frames."""
     from ale_py import Action
 
     ale = make_ale(rom_path, seed)
     console = cule.Console(rom_path, seed=seed)
-    result = DiffResult(console.game, console.mapper, seed, 0, None)
+    if mode is not None:
+        ale.setMode(mode)
+        console.mode = mode
+    if difficulty is not None:
+        ale.setDifficulty(difficulty)
+        console.difficulty = difficulty
+    result = DiffResult(console.game, console.mapper, seed, 0, None, mode=mode, difficulty=difficulty)
     rng = np.random.default_rng(seed)
 
-    def check(frame: int) -> bool:
+    # ALE tells a reward only as act's result: after a reset there is none to compare.
+    def check(frame: int, ale_reward: int | None = None) -> bool:
+        for name, want, got in (
+            ("reward", ale_reward, console.reward if ale_reward is not None else None),
+            ("game over", ale.game_over(), console.terminal),
+            ("lives", ale.lives(), console.lives),
+        ):
+            if want != got:
+                result.first_divergence = frame
+                result.detail = f"{name}: ALE {want} cule {got}"
+                return False
         ale_screen = ale.getScreen()
         cule_screen = console.screen()
         ale_ram = ale.getRAM()
@@ -111,10 +139,10 @@ def compare(rom_path: str, frames: int, seed: int, picture_dir: pathlib.Path | N
         return result
     for frame in range(1, frames + 1):
         action = int(rng.integers(18))
-        ale.act(Action(action))
+        ale_reward = ale.act(Action(action))
         console.act(action)
         result.frames_compared = frame
-        if not check(frame):
+        if not check(frame, ale_reward):
             return result
         if ale.game_over():
             ale.reset_game()
@@ -136,12 +164,29 @@ def _rom_ids(names: list[str]) -> list[str]:
     return supported_rom_ids() if not names else names
 
 
+def settings_to_compare(rom_path: str) -> list[tuple[int, int]]:
+    """(mode, difficulty) pairs other than the defaults: every mode ALE lists
+    with the default difficulty, and every difficulty with the default mode."""
+    from ale_py import ALEInterface, LoggerMode
+
+    ALEInterface.setLoggerMode(LoggerMode.Error)
+    ale = ALEInterface()
+    ale.loadROM(rom_path)
+    modes, difficulties = list(ale.getAvailableModes()), list(ale.getAvailableDifficulties())
+    return [(m, difficulties[0]) for m in modes[1:]] + [(modes[0], d) for d in difficulties[1:]]
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("games", nargs="*", help="ale-py ROM ids (default with --all: every ROM ale-py ships)")
     parser.add_argument("--all", action="store_true", help="every ROM ale-py ships")
     parser.add_argument("--frames", type=int, default=2000)
     parser.add_argument("--seeds", type=int, nargs="+", default=[0])
+    parser.add_argument(
+        "--modes",
+        action="store_true",
+        help="each game in its other modes (default difficulty) and difficulties (default mode)",
+    )
     parser.add_argument("--pictures", type=pathlib.Path, default=None, help="folder for PNGs of first differences")
     parser.add_argument("--table", type=pathlib.Path, default=None, help="also write the table (Markdown) here")
     args = parser.parse_args(argv)
@@ -155,16 +200,22 @@ def main(argv: list[str] | None = None) -> int:
     start = time.time()
     for game in _rom_ids(args.games):
         path = str(roms.get_rom_path(game))
-        for seed in args.seeds:
+        settings = settings_to_compare(path) if args.modes else [(None, None)]
+        for (mode, difficulty), seed in itertools.product(settings, args.seeds):
             try:
-                r = compare(path, args.frames, seed, args.pictures)
+                r = compare(path, args.frames, seed, args.pictures, mode, difficulty)
             except Exception as error:  # an unsupported ROM is a row too
-                r = DiffResult(game, "-", seed, 0, -1, f"error: {error}")
+                r = DiffResult(game, "-", seed, 0, -1, f"error: {error}", mode, difficulty)
             matched += r.first_divergence is None
             first = "none" if r.first_divergence is None else str(r.first_divergence)
-            rows.append(f"| {game} | {r.mapper} | {r.seed} | {r.frames_compared} | {first} | {r.detail} |")
+            setting = f" {r.mode} | {r.difficulty} |" if args.modes else ""
+            rows.append(f"| {game} | {r.mapper} |{setting} {r.seed} | {r.frames_compared} | {first} | {r.detail} |")
             print(rows[-1], flush=True)
-    header = ["| game | mapper | seed | frames compared | first divergence | detail |", "| --- | --- | ---: | ---: | ---: | --- |"]
+    setting_columns = (" mode | difficulty |", " ---: | ---: |") if args.modes else ("", "")
+    header = [
+        f"| game | mapper |{setting_columns[0]} seed | frames compared | first divergence | detail |",
+        f"| --- | --- |{setting_columns[1]} ---: | ---: | ---: | --- |",
+    ]
     summary = f"{matched} of {len(rows)} runs identical to ALE for {args.frames} frames ({time.time() - start:.0f} s)"
     print(summary)
     if args.table:

@@ -1,9 +1,10 @@
-"""cule against ALE (ale-py), side by side: screens and RAM equal on every frame.
+"""cule against ALE (ale-py), side by side: screens, RAM, rewards, game ends
+and lives equal on every frame.
 
 Each run loads a ROM in both emulators, resets both as ale-py resets a game,
 and plays the same random actions (full action set, frameskip 1, no sticky
 actions); `cule.ale_diff.compare` checks every frame and names the first
-difference.
+difference. test_ale_modes.py does the same in every mode and difficulty.
 """
 
 import os
