@@ -10,6 +10,10 @@ export through DLPack, so ``torch.from_dlpack(obs)`` shares their memory. With
 ``device="cuda"`` they are ``cule._core.CudaBuffer`` objects in device memory
 (``__dlpack__`` and ``__cuda_array_interface__``); resets and steps run on
 PyTorch's current stream, and actions may be an int32 CUDA tensor.
+
+``continuous=True`` takes AtariVectorEnv's continuous actions: per environment
+(radius, angle, fire), mapped to one of the 18 joystick actions and a paddle
+strength as ale-py maps them (NumPy on the host; PyTorch on a tensor's device).
 """
 
 from __future__ import annotations
@@ -124,6 +128,64 @@ def _device_actions(interface: dict, num_envs: int, owner: Any) -> int:
     return int(interface["data"][0])
 
 
+def _device_strengths(strengths: Any) -> int:
+    """The address of joystick_actions' float32 paddle strengths on the device (0: none)."""
+    return 0 if strengths is None else int(strengths.__cuda_array_interface__["data"][0])
+
+
+# ALE's joystick actions, [horizontal + 1][vertical + 1][fire]: horizontal
+# -1 is left and 1 right, vertical -1 down and 1 up (ale_py.Action values).
+_JOYSTICK_ACTIONS = np.array(
+    [
+        [[9, 17], [4, 12], [7, 15]],  # DOWNLEFT, LEFT, UPLEFT (and ...FIRE)
+        [[5, 13], [0, 1], [2, 10]],  # DOWN, NOOP, UP
+        [[8, 16], [3, 11], [6, 14]],  # DOWNRIGHT, RIGHT, UPRIGHT
+    ],
+    dtype=np.int32,
+)
+
+_joystick_tables: dict = {}  # _JOYSTICK_ACTIONS as a tensor, by torch device
+
+
+def joystick_actions(actions, threshold: float):
+    """AtariVectorEnv's continuous actions, rows of (radius, angle, fire), as
+    (ALE actions, paddle strengths): the point (radius cos angle, radius sin
+    angle) pushes the stick along each axis where it lies beyond +-threshold,
+    fire beyond threshold presses the button, and the radius is the paddle
+    strength. float32 arithmetic, as ale-py's; a torch tensor is mapped by
+    PyTorch on its device (its cos and sin may differ from NumPy's in the
+    last bit, so a point within a rounding of a threshold may map apart)."""
+    torch = _torch_of(actions)
+    if torch is not None:
+        actions = actions.to(torch.float32)
+        table = _joystick_tables.get(actions.device)
+        if table is None:  # once per device: no copy on the step's path
+            table = _joystick_tables[actions.device] = torch.as_tensor(_JOYSTICK_ACTIONS, device=actions.device)
+        radius, angle, fire = actions[:, 0], actions[:, 1], actions[:, 2]
+        x, y = radius * torch.cos(angle), radius * torch.sin(angle)
+
+        def axis(v):
+            return (v > threshold).long() - (v < -threshold).long() + 1
+
+        return table[axis(x), axis(y), (fire > threshold).long()].contiguous(), radius.contiguous()
+    actions = np.asarray(actions, dtype=np.float32)
+    radius, angle, fire = actions[:, 0], actions[:, 1], actions[:, 2]
+    x, y = radius * np.cos(angle), radius * np.sin(angle)
+
+    def axis(v):
+        return (v > threshold).astype(np.intp) - (v < -threshold).astype(np.intp) + 1
+
+    return _JOYSTICK_ACTIONS[axis(x), axis(y), (fire > threshold).astype(np.intp)], np.ascontiguousarray(radius)
+
+
+def _torch_of(value):
+    """The torch module where ``value`` is a torch tensor, else None."""
+    import sys
+
+    torch = sys.modules.get("torch")
+    return torch if torch is not None and isinstance(value, torch.Tensor) else None
+
+
 def resolve_roms(game):
     """resolve_rom for one game, or for each of a list of them."""
     if isinstance(game, (list, tuple)):
@@ -140,6 +202,14 @@ class VectorEnv(gymnasium.vector.VectorEnv):
     def __init__(self, game: str | bytes | os.PathLike | list, num_envs: int = 1, *, device: str = "cpu", **options: Any):
         if "grayscale" in options:  # AtariVectorEnv's spelling
             options["obs_type"] = "grayscale" if options.pop("grayscale") else "rgb"
+        self.continuous = bool(options.pop("continuous", False))
+        self.continuous_action_threshold = float(options.pop("continuous_action_threshold", 0.5))
+        if not np.isfinite(self.continuous_action_threshold):
+            raise ValueError(
+                f"continuous_action_threshold: {self.continuous_action_threshold} is not a finite number"
+            )
+        if self.continuous:  # as AtariVectorEnv: every joystick action is reachable
+            options["full_action_space"] = True
         self._env = _core.VecEnv(resolve_roms(game), int(num_envs), device=device, **options)
         self.num_envs = self._env.num_envs
         self.device = self._env.device
@@ -147,7 +217,12 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         self.autoreset_mode = AutoresetMode(self._env.autoreset_mode)
         self.metadata = dict(self.metadata, autoreset_mode=self.autoreset_mode)
         self.single_observation_space = Box(0, 255, tuple(self._env.observation_shape), np.uint8)
-        self.single_action_space = Discrete(len(self._env.action_set))
+        if self.continuous:  # radius, angle, fire
+            self.single_action_space = Box(
+                np.array([0.0, -np.pi, 0.0], np.float32), np.array([1.0, np.pi, 1.0], np.float32), dtype=np.float32
+            )
+        else:
+            self.single_action_space = Discrete(len(self._env.action_set))
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self.action_space = batch_space(self.single_action_space, self.num_envs)
         self._env_ids = np.arange(self.num_envs, dtype=np.int32)
@@ -201,25 +276,42 @@ class VectorEnv(gymnasium.vector.VectorEnv):
             self._env.reset(mask, seeds)
         return self._env.observations, self._info()
 
+    def _step_inputs(self, actions):
+        """(action indices, paddle strengths or None) for the core's step."""
+        if not self.continuous:
+            return actions, None
+        shape = tuple(getattr(actions, "shape", np.shape(actions)))
+        if shape != (self.num_envs, 3):
+            raise ValueError(
+                f"actions: continuous actions are rows of (radius, angle, fire); expected shape "
+                f"({self.num_envs}, 3), got {shape}"
+            )
+        return joystick_actions(actions, self.continuous_action_threshold)
+
     def step(self, actions):
         env = self._env
-        if self._on_cuda:
-            stream = _current_stream(self.device)
-            interface = getattr(actions, "__cuda_array_interface__", None)
-            if interface is not None:
-                env.step_device(_device_actions(interface, self.num_envs, actions), stream=stream)
-            else:
-                env.step(np.asarray(actions), stream=stream)
+        actions, strengths = self._step_inputs(actions)
+        interface = getattr(actions, "__cuda_array_interface__", None) if self._on_cuda else None
+        if interface is not None:
+            env.step_device(
+                _device_actions(interface, self.num_envs, actions),
+                _device_strengths(strengths),
+                stream=_current_stream(self.device),
+            )
         else:
-            env.step(np.asarray(actions))
+            host_strengths = None if strengths is None else np.asarray(strengths)
+            stream = _current_stream(self.device) if self._on_cuda else 0
+            env.step(np.asarray(actions), host_strengths, stream=stream)
         return env.observations, env.rewards, env.terminated, env.truncated, self._info()
 
     def step_async(self, actions) -> None:
         """Starts a step and returns at once (the environments run on their
         own threads meanwhile); ``step_wait()`` returns its results. The
         arrays must not be read in between."""
+        actions, strengths = self._step_inputs(actions)
         stream = _current_stream(self.device) if self._on_cuda else 0
-        self._env.send(np.asarray(actions), stream=stream)
+        host_strengths = None if strengths is None else np.asarray(strengths)
+        self._env.send(np.asarray(actions), host_strengths, stream=stream)
 
     def step_wait(self):
         """The results of the step ``step_async`` started."""

@@ -124,3 +124,24 @@ def test_a_step_with_device_actions_replays_from_a_torch_cuda_graph():
         np.testing.assert_array_equal(c[0], obs.copy_to_host(), err_msg=f"obs at step {step}")
         np.testing.assert_array_equal(c[1], reward.copy_to_host(), err_msg=f"reward at step {step}")
     gpu.core.check_device_errors()
+
+
+@needs_gpu
+def test_continuous_device_actions_equal_the_cpu_backends():
+    torch = pytest.importorskip("torch")
+    cpu = cule.make(TETRIS, 48, device="cpu", continuous=True, seed=3)
+    gpu = cule.make(TETRIS, 48, device="cuda", continuous=True, seed=3)
+    cpu.reset(seed=6)
+    gpu.reset(seed=6)
+    rng = np.random.default_rng(2)
+    for step in range(100):
+        # Points well inside or outside the threshold, so that the device's
+        # cos and sin (PyTorch's) map them as the host's (NumPy's) do.
+        actions = np.stack(
+            [rng.choice([0.2, 1.0], 48), rng.integers(-4, 4, 48) * np.pi / 4, rng.choice([0.1, 0.9], 48)], axis=1
+        ).astype(np.float32)
+        c = cpu.step(actions)
+        g = gpu.step(torch.from_numpy(actions).cuda())
+        for name, a, b in zip(("obs", "reward", "terminated", "truncated"), c[:4], g[:4]):
+            np.testing.assert_array_equal(a, b.copy_to_host(), err_msg=f"{name} at step {step}")
+    gpu.core.check_device_errors()

@@ -27,6 +27,8 @@ OPTION_CASES = [
     ("enduro", dict(full_action_space=True, reward_clipping=False)),
     ("qbert", dict(max_num_frames_per_episode=500)),
     ("montezuma_revenge", dict(use_fire_reset=False)),
+    ("pong", dict(continuous=True)),  # a paddle game: the radius is the paddle's strength
+    ("breakout", dict(continuous=True, continuous_action_threshold=0.3)),
 ]
 
 
@@ -251,3 +253,35 @@ def test_games_with_different_action_sets_need_the_full_action_space():
         cule.make(["pong", "breakout"], 2)
     with pytest.raises(ValueError, match="roms"):
         cule.make(["pong", "breakout"], 1, full_action_space=True)
+
+
+def test_continuous_actions_map_alike_in_numpy_and_torch():
+    torch = pytest.importorskip("torch")
+    rng = np.random.default_rng(7)
+    actions = rng.uniform([0, -np.pi, 0], [1, np.pi, 1], size=(4000, 3)).astype(np.float32)
+    actions[:8] = [
+        [0.5, 0, 0.5], [1, np.pi / 2, 1], [1, -np.pi, 0], [0, 0, 0],
+        [1, np.pi / 4, 0.51], [1, -3 * np.pi / 4, 0], [0.6, 0, 0], [0.6, np.pi, 1],
+    ]
+    indices, strengths = cule.vector.joystick_actions(actions, 0.5)
+    # Centre and on the threshold: NOOP; up+fire: UPFIRE; left: LEFT; nothing: NOOP;
+    # up-right+fire: UPRIGHTFIRE; down-left: DOWNLEFT; right: RIGHT; left+fire: LEFTFIRE.
+    assert indices[:8].tolist() == [0, 10, 4, 0, 14, 9, 3, 12]
+    assert set(indices.tolist()) == set(range(18)), "every joystick action is reached"
+    np.testing.assert_array_equal(strengths, actions[:, 0])
+    torch_indices, torch_strengths = cule.vector.joystick_actions(torch.from_numpy(actions), 0.5)
+    assert torch_indices.dtype == torch.int32 and torch_strengths.dtype == torch.float32
+    np.testing.assert_array_equal(torch_indices.numpy(), indices)
+    np.testing.assert_array_equal(torch_strengths.numpy(), strengths)
+
+
+def test_continuous_actions_are_checked():
+    env = cule.make("pong", 2, continuous=True)
+    assert env.single_action_space.shape == (3,) and len(env.action_set) == 18
+    env.reset(seed=0)
+    with pytest.raises(ValueError, match=r"actions: .*expected shape \(2, 3\), got \(2,\)"):
+        env.step(np.zeros(2, np.int64))
+    with pytest.raises(ValueError, match="paddle_strength"):
+        env.step(np.array([[np.nan, 0, 0], [1, 0, 0]], np.float32))
+    with pytest.raises(ValueError, match="continuous_action_threshold"):
+        cule.make("pong", 1, continuous=True, continuous_action_threshold=float("nan"))

@@ -31,7 +31,11 @@ def compare(game: str, steps: int, num_envs: int = 2, seed: int = 0, **options) 
         rng = np.random.default_rng(seed)
         ends = 0
         for step in range(steps):
-            actions = rng.integers(ale.single_action_space.n, size=num_envs)
+            if options.get("continuous"):  # rows of (radius, angle, fire) within the Box
+                space = ale.single_action_space
+                actions = rng.uniform(space.low, space.high, size=(num_envs, 3)).astype(np.float32)
+            else:
+                actions = rng.integers(ale.single_action_space.n, size=num_envs)
             a = ale.step(actions)
             c = ours.step(actions)
             ends += int(np.sum(a[2] | a[3]))
