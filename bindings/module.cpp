@@ -693,6 +693,16 @@ frame with one of ALE's 18 actions.)doc")
             return view(c.ram(), {128}, self);
           },
           "The 128 bytes of RIOT RAM; a read-only view.")
+      .def(
+          "set_ram",
+          [](cule::Console& c, int index, int value) {
+            if (value < 0 || value > 255) {
+              throw cule::Error("value: " + std::to_string(value) +
+                                " is not a byte; expected 0-255");
+            }
+            c.set_ram(index, uint8_t(value));
+          },
+          py::arg("index"), py::arg("value"), "ALE's setRAM: RAM byte index (0-127) becomes value.")
       .def_property_readonly(
           "has_rules", &cule::Console::has_rules,
           "Whether ALE has game settings (rewards, terminal, lives) for the ROM.")

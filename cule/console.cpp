@@ -185,6 +185,15 @@ void Console::act(int action, float paddle_strength) {
   ale_act(state_, setup_, frames_, action, paddle_strength);
 }
 
+void Console::set_ram(int index, uint8_t value) {
+  constexpr int kRamBytes = int(sizeof(Riot::ram));
+  if (index < 0 || index >= kRamBytes) {
+    throw Error("index: " + std::to_string(index) + " is not a RAM byte; expected 0-" +
+                std::to_string(kRamBytes - 1));
+  }
+  state_.machine.riot.ram[index] = value;
+}
+
 void Console::screen_rgb(uint8_t* out) const {
   const Palette& palette = palette_for(properties_.format == TvFormat::PAL);
   const uint8_t* pixels = screen();

@@ -104,6 +104,9 @@ class Console {
   void screen_grayscale(uint8_t* out) const;
   //! The 128 bytes of RIOT RAM.
   const uint8_t* ram() const { return state_.machine.riot.ram; }
+  //! ALE's setRAM: byte `index` (0-127) of RIOT RAM becomes `value`. Throws
+  //! cule::Error for an index out of range.
+  void set_ram(int index, uint8_t value);
   //! ALE's getFrameNumber: frames emulated by act() since the console was
   //! built, plus one for each pressSelect of the resets' mode selections
   //! (ALE counts those as it counts acts; the other reset frames it does not).

@@ -94,3 +94,31 @@ def test_rgb_and_grayscale_screens_match_ale(game):
         assert np.array_equal(ale.getScreenGrayscale(), console.screen_grayscale()), (
             f"{game}: grayscale differs at frame {frame}"
         )
+
+
+@pytest.mark.parametrize("game", ["breakout", "ms_pacman", "pitfall"])
+def test_ram_writes_match_ale(game):
+    """setRAM, then play on: every 25 frames both emulators get the same byte
+    written, every 100 the byte ALE reads the lives from."""
+    import numpy as np
+    from ale_py import Action
+
+    ale, console = _loaded_pair(game)
+    rng = np.random.default_rng(6)
+    lives_index = {"breakout": 0xB9, "ms_pacman": 0xFB, "pitfall": 0x80}[game] - 0x80  # ALE reads lives there
+    for frame in range(600):
+        if frame % 25 == 0:
+            index = lives_index if frame % 100 == 0 else int(rng.integers(128))
+            value = int(rng.integers(256))
+            ale.setRAM(index, value)
+            console.set_ram(index, value)
+            assert console.ram()[index] == value
+        action = int(rng.integers(18))
+        reward = ale.act(Action(action))
+        console.act(action)
+        assert np.array_equal(ale.getRAM(), console.ram()), f"{game}: RAM differs at frame {frame}"
+        assert np.array_equal(ale.getScreen(), console.screen()), f"{game}: screen differs at frame {frame}"
+        assert (reward, ale.game_over(), ale.lives()) == (console.reward, console.terminal, console.lives)
+        if ale.game_over():
+            ale.reset_game()
+            console.reset()

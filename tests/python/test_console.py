@@ -121,3 +121,12 @@ def test_difficulty_is_zero_and_unknown_difficulties_are_value_errors(console):
     with pytest.raises(ValueError, match="difficulty: 1 is not a difficulty of 'tetris'; expected one of 0"):
         console.difficulty = 1
     assert console.difficulty == 0
+
+
+def test_ram_writes_check_the_index_and_the_value(console):
+    console.set_ram(5, 200)
+    assert console.ram()[5] == 200
+    with pytest.raises(ValueError, match="index: 128 is not a RAM byte; expected 0-127"):
+        console.set_ram(128, 1)
+    with pytest.raises(ValueError, match="value: 256 is not a byte"):
+        console.set_ram(0, 256)
