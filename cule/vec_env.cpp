@@ -449,6 +449,11 @@ void VecEnv::check_device_errors() {
                 std::to_string(action_set_.size()) +
                 " actions); those environments were not stepped");
   }
+  if (errors & kErrorBadStrength) {
+    throw Error(
+        "paddle_strengths: a step_device() call had a strength that is not a finite number; "
+        "those environments were not stepped");
+  }
   if (errors & kErrorModeGaveUp) check_status(ModeStatus::gave_up);
   if (errors & kErrorModeSelection) check_status(ModeStatus::not_reached);
 }

@@ -68,5 +68,6 @@ std::unique_ptr<VecEnv::Storage> make_cuda_storage(const std::vector<VecEnv::Gam
 constexpr uint32_t kErrorBadAction = 1;
 constexpr uint32_t kErrorModeSelection = 2;  //!< ModeStatus::not_reached
 constexpr uint32_t kErrorModeGaveUp = 4;     //!< ModeStatus::gave_up
+constexpr uint32_t kErrorBadStrength = 8;    //!< a paddle strength not finite
 
 }  // namespace cule

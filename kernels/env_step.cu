@@ -16,8 +16,9 @@ constexpr int kMinBlocksPerSm = CULE_STEP_MIN_BLOCKS_PER_SM;
 
 int blocks_for(int n) { return (n + kThreadsPerBlock - 1) / kThreadsPerBlock; }
 
-// Bits of the error word, as cule/vec_env_storage.hpp names them: 2 a mode
-// selection that never ended, 4 one that ALE gives up.
+// Bits of the error word, as cule/vec_env_storage.hpp names them: 1 an
+// action out of range, 2 a mode selection that never ended, 4 one that ALE
+// gives up, 8 a paddle strength that is not a finite number.
 __device__ void report(uint32_t* errors, ModeStatus status) {
   if (status != ModeStatus::ok) atomicOr(errors, status == ModeStatus::gave_up ? 4u : 2u);
 }
@@ -35,12 +36,13 @@ __global__ void __launch_bounds__(kThreadsPerBlock, kMinBlocksPerSm)
   const int i = first + k;
   if (k >= count) return;
   const int32_t action = actions[i];
-  if (action < 0 || action >= setup.num_actions) {
-    atomicOr(errors, 1u);
+  const float strength = paddle_strengths ? paddle_strengths[i] : 1.0f;
+  const bool action_in_range = action >= 0 && action < setup.num_actions;
+  if (!action_in_range || !isfinite(strength)) {
+    atomicOr(errors, action_in_range ? 8u : 1u);
     return;
   }
-  const StepReset due =
-      env_step_play(setup, batch, i, action, paddle_strengths ? paddle_strengths[i] : 1.0f);
+  const StepReset due = env_step_play(setup, batch, i, action, strength);
   if (due != StepReset::none) due_resets.envs[atomicAdd(due_resets.count, 1u)] = due_entry(i, due);
 }
 

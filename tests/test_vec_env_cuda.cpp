@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -260,6 +261,23 @@ TEST(VecEnvCuda, DeviceActionsOutOfRangeAreReported) {
             cudaSuccess);
   env.step_device(device_actions);
   env.check_device_errors();
+  // So are strengths that are not finite numbers.
+  const std::vector<float> strengths = {1.0f, NAN, 0.5f, INFINITY};
+  float* device_strengths = nullptr;
+  ASSERT_EQ(cudaMalloc(reinterpret_cast<void**>(&device_strengths), 4 * sizeof(float)),
+            cudaSuccess);
+  ASSERT_EQ(
+      cudaMemcpy(device_strengths, strengths.data(), 4 * sizeof(float), cudaMemcpyHostToDevice),
+      cudaSuccess);
+  env.step_device(device_actions, device_strengths);
+  try {
+    env.check_device_errors();
+    ADD_FAILURE() << "strengths that are not finite went unreported";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("paddle_strengths"), std::string::npos) << e.what();
+  }
+  env.check_device_errors();
+  cudaFree(device_strengths);
   cudaFree(device_actions);
 #endif
 }
