@@ -96,9 +96,8 @@ class VecEnv {
   //! step() with the actions (and strengths) already in the device's memory,
   //! so nothing crosses to the host. An action out of range, or a strength
   //! not finite, leaves its environment as it was and is reported by the
-  //! next check_device_errors()
-  //! (the step itself cannot wait for the device to say so). On CPU the
-  //! pointers are host memory and this is step().
+  //! next check_device_errors() (the step itself cannot wait for the device
+  //! to say so). On CPU the pointers are host memory and this is step().
   void step_device(const int32_t* actions, const float* paddle_strengths = nullptr,
                    void* stream = nullptr);
   //! Waits for the device and throws cule::Error if a step_device() since the
