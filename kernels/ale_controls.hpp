@@ -121,7 +121,9 @@ CULE_HD inline void controls_set_events(Controls& c, const ControllerSetup& setu
   if (held == HeldSwitch::select) return;  // pressSelect leaves the controllers alone
   if (uses_paddles(setup)) {
     const float strength = paddle_strength < 0.0f ? -paddle_strength : paddle_strength;
-    const int32_t delta = static_cast<int32_t>(kPaddleDelta * strength);
+    // In double, as ALE (its fabs is C's): a float product rounds some
+    // strengths up to the next whole step, e.g. 0.8713478 to 20041, not 20040.
+    const int32_t delta = static_cast<int32_t>(double(kPaddleDelta) * double(strength));
     if (action_right(action)) c.left_paddle -= delta;
     if (action_left(action)) c.left_paddle += delta;
     auto clamp = [&](int32_t v) {

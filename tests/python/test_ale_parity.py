@@ -79,6 +79,31 @@ def test_paddle_strength_matches_ale(game):
             console.reset()
 
 
+def test_paddle_steps_round_as_ale():
+    """ALE turns a paddle by int(23000 x |strength|) worked in double; in
+    float some strengths round up to the next whole step. Pong played with
+    only such strengths (1 in some 2,000) must still match ALE."""
+    import numpy as np
+    from ale_py import Action
+
+    candidates = np.random.default_rng(8).uniform(0.0, 1.0, 400_000).astype(np.float32)
+    in_float = (np.float32(23000) * candidates).astype(np.int64)
+    in_double = (23000.0 * candidates.astype(np.float64)).astype(np.int64)
+    strengths = candidates[in_float != in_double]
+    assert len(strengths) > 50
+    ale, console = _loaded_pair("pong")
+    rng = np.random.default_rng(9)
+    for frame in range(4000):
+        action, strength = int(rng.choice([3, 4, 11, 12])), float(rng.choice(strengths))  # left or right
+        ale.act(Action(action), strength)
+        console.act(action, strength)
+        assert np.array_equal(ale.getRAM(), console.ram()), f"RAM differs at frame {frame}"
+        if ale.game_over():
+            ale.reset_game()
+            console.reset()
+    assert np.array_equal(ale.getScreen(), console.screen())
+
+
 @pytest.mark.parametrize("game", ["pong", "air_raid", "ms_pacman", "pitfall2"])  # air_raid is PAL
 def test_rgb_and_grayscale_screens_match_ale(game):
     import numpy as np
