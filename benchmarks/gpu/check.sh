@@ -248,7 +248,8 @@ if [[ " ${targets[*]} " == *" _core "* ]]; then
   if compgen -G ".device/wheels/*.whl" >/dev/null; then
     python3 -m pip install -q --no-index --no-deps --no-compile --target "$site" .device/wheels/*.whl
   fi
-  CULE_TESTDATA_DIR="$testdata" PYTHONPATH="$PWD/python:$site" timeout "$(seconds_left)" \
+  CULE_TESTDATA_DIR="$testdata" CULE_GPU_ROM_DIR="$games_dir" PYTHONPATH="$PWD/python:$site" \
+    timeout "$(seconds_left)" \
     python3 -m pytest -q -rs -p no:cacheprovider -k "cuda or gpu" tests/python/test_cuda_env.py \
     tests/python/test_flat_machine.py tests/python/test_train.py ||
     failed+=("Python GPU tests (status $?; 124: out of time)")

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import os
 import re
+import sys
 from typing import Any
 
 import gymnasium
@@ -107,8 +108,6 @@ def resolve_rom(game: str | bytes | os.PathLike) -> str | bytes:
 def _current_stream(device: str) -> int:
     """The current PyTorch stream on ``device`` as an integer (0: the default
     stream when PyTorch is not in use)."""
-    import sys
-
     torch = sys.modules.get("torch")
     if torch is None or not torch.cuda.is_available():
         return 0
@@ -126,6 +125,11 @@ def _device_actions(interface: dict, num_envs: int, owner: Any) -> int:
     if strides is not None and tuple(strides) != (4,):
         raise ValueError("actions: expected a contiguous device array (use .contiguous())")
     return int(interface["data"][0])
+
+
+def _host(strengths: Any):
+    """joystick_actions' paddle strengths as a host array (None: none)."""
+    return None if strengths is None else np.asarray(strengths)
 
 
 def _device_strengths(strengths: Any) -> int:
@@ -147,6 +151,15 @@ _JOYSTICK_ACTIONS = np.array(
 _joystick_tables: dict = {}  # _JOYSTICK_ACTIONS as a tensor, by torch device
 
 
+def _joystick_table(torch, device):
+    """_JOYSTICK_ACTIONS on a torch device, copied there once (a copy inside a
+    CUDA graph's capture would fail: VectorEnv makes it up front)."""
+    table = _joystick_tables.get(device)
+    if table is None:
+        table = _joystick_tables[device] = torch.as_tensor(_JOYSTICK_ACTIONS, device=device)
+    return table
+
+
 def joystick_actions(actions, threshold: float):
     """AtariVectorEnv's continuous actions, rows of (radius, angle, fire), as
     (ALE actions, paddle strengths): the point (radius cos angle, radius sin
@@ -157,31 +170,22 @@ def joystick_actions(actions, threshold: float):
     last bit, so a point within a rounding of a threshold may map apart)."""
     torch = _torch_of(actions)
     if torch is not None:
-        actions = actions.to(torch.float32)
-        table = _joystick_tables.get(actions.device)
-        if table is None:  # once per device: no copy on the step's path
-            table = _joystick_tables[actions.device] = torch.as_tensor(_JOYSTICK_ACTIONS, device=actions.device)
-        radius, angle, fire = actions[:, 0], actions[:, 1], actions[:, 2]
-        x, y = radius * torch.cos(angle), radius * torch.sin(angle)
-
-        def axis(v):
-            return (v > threshold).long() - (v < -threshold).long() + 1
-
-        return table[axis(x), axis(y), (fire > threshold).long()].contiguous(), radius.contiguous()
-    actions = np.asarray(actions, dtype=np.float32)
+        actions = actions.detach().to(torch.float32)  # a policy's output may require grad
+        table, cos, sin = _joystick_table(torch, actions.device), torch.cos, torch.sin
+    else:
+        actions = np.asarray(actions, dtype=np.float32)
+        table, cos, sin = _JOYSTICK_ACTIONS, np.cos, np.sin
     radius, angle, fire = actions[:, 0], actions[:, 1], actions[:, 2]
-    x, y = radius * np.cos(angle), radius * np.sin(angle)
 
-    def axis(v):
-        return (v > threshold).astype(np.intp) - (v < -threshold).astype(np.intp) + 1
+    def axis(v):  # -1, 0 or 1, plus 1: an index
+        return (v > threshold) * 1 - (v < -threshold) * 1 + 1
 
-    return _JOYSTICK_ACTIONS[axis(x), axis(y), (fire > threshold).astype(np.intp)], np.ascontiguousarray(radius)
+    indices = table[axis(radius * cos(angle)), axis(radius * sin(angle)), (fire > threshold) * 1]
+    return indices, radius.contiguous() if torch is not None else np.ascontiguousarray(radius)
 
 
 def _torch_of(value):
     """The torch module where ``value`` is a torch tensor, else None."""
-    import sys
-
     torch = sys.modules.get("torch")
     return torch if torch is not None and isinstance(value, torch.Tensor) else None
 
@@ -217,6 +221,8 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         self.autoreset_mode = AutoresetMode(self._env.autoreset_mode)
         self.metadata = dict(self.metadata, autoreset_mode=self.autoreset_mode)
         self.single_observation_space = Box(0, 255, tuple(self._env.observation_shape), np.uint8)
+        if self.continuous and self._on_cuda and "torch" in sys.modules:
+            _joystick_table(sys.modules["torch"], sys.modules["torch"].device(self.device))
         if self.continuous:  # radius, angle, fire
             self.single_action_space = Box(
                 np.array([0.0, -np.pi, 0.0], np.float32), np.array([1.0, np.pi, 1.0], np.float32), dtype=np.float32
@@ -277,7 +283,8 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         return self._env.observations, self._info()
 
     def _step_inputs(self, actions):
-        """(action indices, paddle strengths or None) for the core's step."""
+        """(action indices, paddle strengths or None) for the core's step:
+        device tensors where the actions are on the device, else arrays."""
         if not self.continuous:
             return actions, None
         shape = tuple(getattr(actions, "shape", np.shape(actions)))
@@ -299,9 +306,8 @@ class VectorEnv(gymnasium.vector.VectorEnv):
                 stream=_current_stream(self.device),
             )
         else:
-            host_strengths = None if strengths is None else np.asarray(strengths)
             stream = _current_stream(self.device) if self._on_cuda else 0
-            env.step(np.asarray(actions), host_strengths, stream=stream)
+            env.step(np.asarray(actions), _host(strengths), stream=stream)
         return env.observations, env.rewards, env.terminated, env.truncated, self._info()
 
     def step_async(self, actions) -> None:
@@ -310,8 +316,7 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         arrays must not be read in between."""
         actions, strengths = self._step_inputs(actions)
         stream = _current_stream(self.device) if self._on_cuda else 0
-        host_strengths = None if strengths is None else np.asarray(strengths)
-        self._env.send(np.asarray(actions), host_strengths, stream=stream)
+        self._env.send(np.asarray(actions), _host(strengths), stream=stream)
 
     def step_wait(self):
         """The results of the step ``step_async`` started."""

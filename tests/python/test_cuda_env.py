@@ -126,11 +126,22 @@ def test_a_step_with_device_actions_replays_from_a_torch_cuda_graph():
     gpu.core.check_device_errors()
 
 
+def _pong_rom():
+    """Pong's ROM (a paddle game): from $CULE_GPU_ROM_DIR, where check.sh puts
+    the games, or from ale-py."""
+    path = os.path.join(os.environ.get("CULE_GPU_ROM_DIR", ""), "pong.bin")
+    if os.path.exists(path):
+        return path
+    roms = pytest.importorskip("ale_py.roms", reason="no Pong ROM: neither $CULE_GPU_ROM_DIR nor ale-py")
+    return str(roms.get_rom_path("pong"))
+
+
 @needs_gpu
 def test_continuous_device_actions_equal_the_cpu_backends():
     torch = pytest.importorskip("torch")
-    cpu = cule.make(TETRIS, 48, device="cpu", continuous=True, seed=3)
-    gpu = cule.make(TETRIS, 48, device="cuda", continuous=True, seed=3)
+    pong = _pong_rom()  # the radius is the paddles' strength
+    cpu = cule.make(pong, 48, device="cpu", continuous=True, seed=3)
+    gpu = cule.make(pong, 48, device="cuda", continuous=True, seed=3)
     cpu.reset(seed=6)
     gpu.reset(seed=6)
     rng = np.random.default_rng(2)
@@ -138,7 +149,8 @@ def test_continuous_device_actions_equal_the_cpu_backends():
         # Points well inside or outside the threshold, so that the device's
         # cos and sin (PyTorch's) map them as the host's (NumPy's) do.
         actions = np.stack(
-            [rng.choice([0.2, 1.0], 48), rng.integers(-4, 4, 48) * np.pi / 4, rng.choice([0.1, 0.9], 48)], axis=1
+            [rng.choice([0.2, 0.7, 1.0], 48), rng.integers(-4, 4, 48) * np.pi / 4, rng.choice([0.1, 0.9], 48)],
+            axis=1,
         ).astype(np.float32)
         c = cpu.step(actions)
         g = gpu.step(torch.from_numpy(actions).cuda())

@@ -123,7 +123,8 @@ def test_disabled_autoreset_waits_for_reset():
     assert truncated.index(True) == 9  # 40 frames = 10 steps of 4
     assert all(truncated[9:]), "without a reset the episode stays over"
     assert steps[9][3] - steps[8][3] == 4
-    # As ALE past a game's end: no frame is emulated, nothing is earned.
+    # Truncated, the episode goes no further (as ALE past a game's end): no
+    # frame is emulated, nothing is earned.
     for obs, reward, _, frame_number in steps[10:]:
         assert np.array_equal(obs, steps[9][0]), "the ended episode's observation stays"
         assert reward == 0.0 and frame_number == steps[9][3]
@@ -256,6 +257,8 @@ def test_games_with_different_action_sets_need_the_full_action_space():
 
 
 def test_continuous_actions_map_alike_in_numpy_and_torch():
+    from cule.vector import joystick_actions
+
     torch = pytest.importorskip("torch")
     rng = np.random.default_rng(7)
     actions = rng.uniform([0, -np.pi, 0], [1, np.pi, 1], size=(4000, 3)).astype(np.float32)
@@ -263,13 +266,13 @@ def test_continuous_actions_map_alike_in_numpy_and_torch():
         [0.5, 0, 0.5], [1, np.pi / 2, 1], [1, -np.pi, 0], [0, 0, 0],
         [1, np.pi / 4, 0.51], [1, -3 * np.pi / 4, 0], [0.6, 0, 0], [0.6, np.pi, 1],
     ]
-    indices, strengths = cule.vector.joystick_actions(actions, 0.5)
+    indices, strengths = joystick_actions(actions, 0.5)
     # Centre and on the threshold: NOOP; up+fire: UPFIRE; left: LEFT; nothing: NOOP;
     # up-right+fire: UPRIGHTFIRE; down-left: DOWNLEFT; right: RIGHT; left+fire: LEFTFIRE.
     assert indices[:8].tolist() == [0, 10, 4, 0, 14, 9, 3, 12]
     assert set(indices.tolist()) == set(range(18)), "every joystick action is reached"
     np.testing.assert_array_equal(strengths, actions[:, 0])
-    torch_indices, torch_strengths = cule.vector.joystick_actions(torch.from_numpy(actions), 0.5)
+    torch_indices, torch_strengths = joystick_actions(torch.from_numpy(actions), 0.5)
     assert torch_indices.dtype == torch.int32 and torch_strengths.dtype == torch.float32
     np.testing.assert_array_equal(torch_indices.numpy(), indices)
     np.testing.assert_array_equal(torch_strengths.numpy(), strengths)
