@@ -373,12 +373,15 @@ void VecEnv::check_env(int env) const {
   }
 }
 
+std::string VecEnv::mode_failure(ModeStatus status) const {
+  return "game mode: selecting " + std::to_string(prototypes_.front().mode()) + " of '" + game_ +
+         "' failed at a reset: " +
+         (status == ModeStatus::gave_up ? "ALE gives up after 100 presses of SELECT"
+                                        : "the game never reached it");
+}
+
 void VecEnv::check_status(ModeStatus status) const {
-  if (status == ModeStatus::ok) return;
-  throw Error("game mode: selecting " + std::to_string(prototypes_.front().mode()) + " of '" +
-              game_ + "' failed at a reset: " +
-              (status == ModeStatus::gave_up ? "ALE gives up after 100 presses of SELECT"
-                                             : "the game never reached it"));
+  if (status != ModeStatus::ok) throw Error(mode_failure(status));
 }
 
 const uint8_t* VecEnv::screen(int env) const {
@@ -443,19 +446,23 @@ void VecEnv::step_device(const int32_t* actions, const float* paddle_strengths, 
 void VecEnv::check_device_errors() {
   wait_for_sent();
   const uint32_t errors = storage_->check_errors();
+  // check_errors cleared the word: one message tells every error it held.
+  std::string message;
+  auto add = [&message](const std::string& error) {
+    message += (message.empty() ? "" : "; ") + error;
+  };
   if (errors & kErrorBadAction) {
-    throw Error("actions: a step_device() call had an action out of range; expected 0-" +
-                std::to_string(action_set_.size() - 1) + " ('" + game_ + "' has " +
-                std::to_string(action_set_.size()) +
-                " actions); those environments were not stepped");
+    add("actions: a step_device() call had an action out of range; expected 0-" +
+        std::to_string(action_set_.size() - 1) + " ('" + game_ + "' has " +
+        std::to_string(action_set_.size()) + " actions); those environments were not stepped");
   }
   if (errors & kErrorBadStrength) {
-    throw Error(
-        "paddle_strengths: a step_device() call had a strength that is not a finite number; "
+    add("paddle_strengths: a step_device() call had a strength that is not a finite number; "
         "those environments were not stepped");
   }
-  if (errors & kErrorModeGaveUp) check_status(ModeStatus::gave_up);
-  if (errors & kErrorModeSelection) check_status(ModeStatus::not_reached);
+  if (errors & kErrorModeGaveUp) add(mode_failure(ModeStatus::gave_up));
+  if (errors & kErrorModeSelection) add(mode_failure(ModeStatus::not_reached));
+  if (!message.empty()) throw Error(message);
 }
 
 void VecEnv::synchronize() {

@@ -17,6 +17,7 @@
 #include <exception>
 #include <future>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "cule/console.hpp"
@@ -183,6 +184,8 @@ class VecEnv {
   void check_env(int env) const;
   // Throws cule::Error for an action index out of range.
   void check_actions(const int32_t* actions, const float* paddle_strengths) const;
+  // What a failed mode selection (status not ok) means, for an error.
+  std::string mode_failure(ModeStatus status) const;
   // Throws cule::Error when a mode selection failed.
   void check_status(ModeStatus status) const;
   // Waits for a step send() started, if any (its errors are kept for recv).
