@@ -381,9 +381,10 @@ CULE_HD inline StepReset env_step_play(const EnvSetup& s, const EnvBatch& b, int
   b.autoreset[i] = 0;
   // next_step: this step starts the next episode; its action is unused.
   if (e.needs_reset) return StepReset::next_step;
-  // Disabled: an episode that is over waits for reset(mask) and, as ALE
-  // refuses to act past the end, goes no further: no frame, no reward, the
-  // same observation and flags.
+  // Disabled: an episode that is over waits for reset(mask) and goes no
+  // further: no frame, no reward, the same observation and flags. So ALE
+  // does past a game's end; here a truncation or a lost life (episodic_life)
+  // ends an episode as firmly.
   if (env_episode_over(s, e)) {
     b.rewards[i] = 0.0f;
     return StepReset::none;
