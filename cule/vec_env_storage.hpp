@@ -44,8 +44,7 @@ class VecEnv::Storage {
   virtual const uint8_t* ram(int i) = 0;
 
   //! Waits for queued work; the errors the device met since the last call
-  //! (bit 0: an action out of range, bit 1: a mode selection never ended,
-  //! bit 2: ALE gave up a mode selection).
+  //! (kErrorBadAction and its kin, kernels/env_step.hpp), then clears them.
   virtual uint32_t check_errors() = 0;
   virtual void synchronize() = 0;
   //! Copies from the storage's memory to the host, after queued work.
@@ -63,11 +62,5 @@ std::unique_ptr<VecEnv::Storage> make_cpu_storage(const std::vector<VecEnv::Game
 //! the build has no CUDA or the device is missing.
 std::unique_ptr<VecEnv::Storage> make_cuda_storage(const std::vector<VecEnv::Game>& games,
                                                    int num_envs, int device);
-
-//! Bits of Storage::check_errors.
-constexpr uint32_t kErrorBadAction = 1;
-constexpr uint32_t kErrorModeSelection = 2;  //!< ModeStatus::not_reached
-constexpr uint32_t kErrorModeGaveUp = 4;     //!< ModeStatus::gave_up
-constexpr uint32_t kErrorBadStrength = 8;    //!< a paddle strength not finite
 
 }  // namespace cule

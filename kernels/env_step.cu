@@ -16,11 +16,10 @@ constexpr int kMinBlocksPerSm = CULE_STEP_MIN_BLOCKS_PER_SM;
 
 int blocks_for(int n) { return (n + kThreadsPerBlock - 1) / kThreadsPerBlock; }
 
-// Bits of the error word, as cule/vec_env_storage.hpp names them: 1 an
-// action out of range, 2 a mode selection that never ended, 4 one that ALE
-// gives up, 8 a paddle strength that is not a finite number.
 __device__ void report(uint32_t* errors, ModeStatus status) {
-  if (status != ModeStatus::ok) atomicOr(errors, status == ModeStatus::gave_up ? 4u : 2u);
+  if (status != ModeStatus::ok) {
+    atomicOr(errors, status == ModeStatus::gave_up ? kErrorModeGaveUp : kErrorModeSelection);
+  }
 }
 
 // A step's due reset, as the step kernel lists it for the reset kernel.
@@ -39,7 +38,7 @@ __global__ void __launch_bounds__(kThreadsPerBlock, kMinBlocksPerSm)
   const float strength = paddle_strengths ? paddle_strengths[i] : 1.0f;
   const bool action_in_range = action >= 0 && action < setup.num_actions;
   if (!action_in_range || !isfinite(strength)) {
-    atomicOr(errors, action_in_range ? 8u : 1u);
+    atomicOr(errors, action_in_range ? kErrorBadStrength : kErrorBadAction);
     return;
   }
   const StepReset due = env_step_play(setup, batch, i, action, strength);

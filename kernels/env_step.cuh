@@ -20,8 +20,8 @@ cudaError_t env_kernels_status();
 //!
 //! Resets the environments where mask[i] != 0 (all when mask is null);
 //! where seeds is not null, rebuilds each from `constructed` (state and
-//! frame buffers) with seeds[i] first. A mode selection that never ends sets
-//! bit 1 of *errors.
+//! frame buffers) with seeds[i] first. A mode selection that fails sets its
+//! bit of *errors (kErrorModeSelection, kErrorModeGaveUp).
 void launch_env_reset(const EnvSetup& setup, const EnvBatch& batch, const uint8_t* mask,
                       const uint64_t* seeds, const AleConsole* constructed,
                       const uint8_t* constructed_pixels, int mode, int difficulty, uint32_t* errors,
@@ -38,8 +38,9 @@ struct DueResets {
 //! One step of every environment: a kernel that plays the steps, then one
 //! that runs the resets they left due, in warps of their own. `due_resets`
 //! is the batch's, like its other buffers: its steps run one at a time. An
-//! action outside the action set leaves its environment as it was and sets
-//! bit 0 of *errors. `paddle_strengths` may be null (full strength).
+//! action outside the action set, or a strength not finite, leaves its
+//! environment as it was and sets kErrorBadAction or kErrorBadStrength in
+//! *errors. `paddle_strengths` may be null (full strength).
 void launch_env_step(const EnvSetup& setup, const EnvBatch& batch, const int32_t* actions,
                      const float* paddle_strengths, uint32_t* errors, DueResets due_resets,
                      int first, int count, cudaStream_t stream);
