@@ -221,12 +221,13 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         self.autoreset_mode = AutoresetMode(self._env.autoreset_mode)
         self.metadata = dict(self.metadata, autoreset_mode=self.autoreset_mode)
         self.single_observation_space = Box(0, 255, tuple(self._env.observation_shape), np.uint8)
-        if self.continuous and self._on_cuda and "torch" in sys.modules:
-            _joystick_table(sys.modules["torch"], sys.modules["torch"].device(self.device))
         if self.continuous:  # radius, angle, fire
             self.single_action_space = Box(
                 np.array([0.0, -np.pi, 0.0], np.float32), np.array([1.0, np.pi, 1.0], np.float32), dtype=np.float32
             )
+            torch = sys.modules.get("torch")
+            if self._on_cuda and torch is not None:
+                _joystick_table(torch, torch.device(self.device))
         else:
             self.single_action_space = Discrete(len(self._env.action_set))
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)

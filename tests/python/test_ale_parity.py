@@ -61,22 +61,31 @@ def _loaded_pair(game, seed=0):
     return ale, console
 
 
+def _act_both(ale, console, action, strength, where):
+    """One act of both emulators, compared (RAM, screen, reward, game end,
+    lives); both reset where the game ended."""
+    import numpy as np
+    from ale_py import Action
+
+    reward = ale.act(Action(action), strength)
+    console.act(action, strength)
+    assert np.array_equal(ale.getRAM(), console.ram()), f"{where}: RAM differs"
+    assert np.array_equal(ale.getScreen(), console.screen()), f"{where}: screen differs"
+    assert (reward, ale.game_over(), ale.lives()) == (console.reward, console.terminal, console.lives), where
+    if ale.game_over():
+        ale.reset_game()
+        console.reset()
+
+
 @pytest.mark.parametrize("game", ["pong", "breakout", "kaboom", "backgammon"])
 def test_paddle_strength_matches_ale(game):
     import numpy as np
-    from ale_py import Action
 
     ale, console = _loaded_pair(game)
     rng = np.random.default_rng(3)
     for frame in range(600):
         action, strength = int(rng.integers(18)), float(rng.uniform(-1.0, 1.0))
-        ale.act(Action(action), strength)
-        console.act(action, strength)
-        assert np.array_equal(ale.getRAM(), console.ram()), f"{game}: RAM differs at frame {frame}"
-        assert np.array_equal(ale.getScreen(), console.screen()), f"{game}: screen differs at frame {frame}"
-        if ale.game_over():
-            ale.reset_game()
-            console.reset()
+        _act_both(ale, console, action, strength, f"{game} frame {frame}")
 
 
 def test_paddle_steps_round_as_ale():
@@ -84,7 +93,6 @@ def test_paddle_steps_round_as_ale():
     float some strengths round up to the next whole step. Pong played with
     only such strengths (1 in some 2,000) must still match ALE."""
     import numpy as np
-    from ale_py import Action
 
     candidates = np.random.default_rng(8).uniform(0.0, 1.0, 400_000).astype(np.float32)
     in_float = (np.float32(23000) * candidates).astype(np.int64)
@@ -95,13 +103,7 @@ def test_paddle_steps_round_as_ale():
     rng = np.random.default_rng(9)
     for frame in range(4000):
         action, strength = int(rng.choice([3, 4, 11, 12])), float(rng.choice(strengths))  # left or right
-        ale.act(Action(action), strength)
-        console.act(action, strength)
-        assert np.array_equal(ale.getRAM(), console.ram()), f"RAM differs at frame {frame}"
-        if ale.game_over():
-            ale.reset_game()
-            console.reset()
-    assert np.array_equal(ale.getScreen(), console.screen())
+        _act_both(ale, console, action, strength, f"frame {frame}")
 
 
 @pytest.mark.parametrize("game", ["pong", "air_raid", "ms_pacman", "pitfall2"])  # air_raid is PAL
@@ -126,7 +128,6 @@ def test_ram_writes_match_ale(game):
     """setRAM, then play on: every 25 frames both emulators get the same byte
     written, every 100 the byte ALE reads the lives from."""
     import numpy as np
-    from ale_py import Action
 
     ale, console = _loaded_pair(game)
     rng = np.random.default_rng(6)
@@ -138,12 +139,4 @@ def test_ram_writes_match_ale(game):
             ale.setRAM(index, value)
             console.set_ram(index, value)
             assert console.ram()[index] == value
-        action = int(rng.integers(18))
-        reward = ale.act(Action(action))
-        console.act(action)
-        assert np.array_equal(ale.getRAM(), console.ram()), f"{game}: RAM differs at frame {frame}"
-        assert np.array_equal(ale.getScreen(), console.screen()), f"{game}: screen differs at frame {frame}"
-        assert (reward, ale.game_over(), ale.lives()) == (console.reward, console.terminal, console.lives)
-        if ale.game_over():
-            ale.reset_game()
-            console.reset()
+        _act_both(ale, console, int(rng.integers(18)), 1.0, f"{game} frame {frame}")
