@@ -1,6 +1,7 @@
 // The public C++ API of cule.
 #pragma once
 
+#include "cule/async_vec_env.hpp"     // IWYU pragma: export
 #include "cule/cartridge_detect.hpp"  // IWYU pragma: export
 #include "cule/console.hpp"           // IWYU pragma: export
 #include "cule/env_config.hpp"        // IWYU pragma: export

@@ -47,6 +47,14 @@ void EnvConfig::validate() const {
   require(num_envs >= 1, "num_envs: " + std::to_string(num_envs) + " must be at least 1");
   require(num_threads >= 0,
           "num_threads: " + std::to_string(num_threads) + " must be 0 (one per core) or more");
+  require(thread_affinity_offset >= -1,
+          "thread_affinity_offset: " + std::to_string(thread_affinity_offset) +
+              " must be -1 (threads not pinned) or a core number");
+  require(device.kind == Device::Kind::cpu || thread_affinity_offset == -1,
+          "thread_affinity_offset: pins CPU threads, and a CUDA device runs none; expected -1");
+  require(batch_size >= 0 && batch_size <= num_envs,
+          "batch_size: " + std::to_string(batch_size) + " must be in 0-" +
+              std::to_string(num_envs) + " (0: num_envs)");
   require(frameskip >= 1, "frameskip: " + std::to_string(frameskip) + " must be at least 1");
   require(std::isfinite(repeat_action_probability) && repeat_action_probability >= 0.0f &&
               repeat_action_probability <= 1.0f,

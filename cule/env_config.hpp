@@ -24,6 +24,12 @@ struct EnvConfig {
   //! Worker threads of the CPU backend, the caller's counted (0: one per
   //! hardware thread). Results do not depend on it.
   int num_threads = 0;
+  //! The CPU threads are pinned to cores thread_affinity_offset + t (modulo
+  //! the hardware threads), t counting the workers from 0; -1: not pinned.
+  int thread_affinity_offset = -1;
+  //! Environments per batch (0: num_envs). Fewer than num_envs makes the
+  //! batches asynchronous: cule::AsyncVecEnv (CPU only).
+  int batch_size = 0;
   Device device = Device::cpu();
 
   //! Emulated frames per step; the action is repeated on each.

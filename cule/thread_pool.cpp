@@ -1,15 +1,53 @@
 #include "cule/thread_pool.hpp"
 
 #include <algorithm>
+#include <cstring>
+#include <string>
+
+#if defined(__linux__)
+#include <pthread.h>
+#include <sched.h>
+#endif
+
+#include "cule/error.hpp"
 
 namespace cule {
 
-ThreadPool::ThreadPool(int threads) {
-  if (threads <= 0) threads = int(std::max(1u, std::thread::hardware_concurrency()));
-  for (int i = 1; i < threads; ++i) workers_.emplace_back([this] { work(0); });
+int hardware_threads() { return int(std::max(1u, std::thread::hardware_concurrency())); }
+
+void pin_to_core(std::thread& thread, int core) {
+#if defined(__linux__)
+  const int cpu = core % hardware_threads();
+  cpu_set_t cores;
+  CPU_ZERO(&cores);
+  CPU_SET(cpu, &cores);
+  const int failed = pthread_setaffinity_np(thread.native_handle(), sizeof(cores), &cores);
+  if (failed) {
+    throw Error("thread_affinity_offset: cannot pin a thread to core " + std::to_string(cpu) +
+                ": " + std::strerror(failed));
+  }
+#else
+  (void)thread;
+  (void)core;
+#endif
 }
 
-ThreadPool::~ThreadPool() {
+ThreadPool::ThreadPool(int threads, int affinity_offset) {
+  if (threads <= 0) threads = hardware_threads();
+  try {
+    for (int i = 1; i < threads; ++i) {
+      workers_.emplace_back([this] { work(0); });
+      if (affinity_offset >= 0) pin_to_core(workers_.back(), affinity_offset + i);
+    }
+  } catch (...) {
+    stop();
+    throw;
+  }
+}
+
+ThreadPool::~ThreadPool() { stop(); }
+
+void ThreadPool::stop() {
   {
     std::lock_guard<std::mutex> lock(mutex_);
     stopping_ = true;

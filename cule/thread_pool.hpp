@@ -11,11 +11,19 @@
 
 namespace cule {
 
+//! The hardware threads (at least 1).
+int hardware_threads();
+//! Lets `thread` run only on core `core` modulo hardware_threads() (Linux;
+//! elsewhere nothing is done). Throws cule::Error when the system refuses.
+void pin_to_core(std::thread& thread, int core);
+
 class ThreadPool {
  public:
   //! `threads` workers in all, the calling thread counted (0: one per
-  //! hardware thread).
-  explicit ThreadPool(int threads = 0);
+  //! hardware thread). With affinity_offset >= 0, worker t (the caller
+  //! being worker 0, left where its owner put it) is pinned to core
+  //! affinity_offset + t.
+  explicit ThreadPool(int threads = 0, int affinity_offset = -1);
   ~ThreadPool();
   ThreadPool(const ThreadPool&) = delete;
   ThreadPool& operator=(const ThreadPool&) = delete;
@@ -28,6 +36,8 @@ class ThreadPool {
   void parallel_for(int n, const std::function<void(int)>& body);
 
  private:
+  // Ends and joins the workers.
+  void stop();
   void work(uint64_t generation_seen);
   void run_chunks();
 

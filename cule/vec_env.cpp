@@ -7,6 +7,7 @@
 
 #include "cule/error.hpp"
 #include "cule/game_rules.hpp"
+#include "cule/host_outputs.hpp"
 #include "cule/vec_env_storage.hpp"
 #include "kernels/palette.hpp"
 
@@ -15,6 +16,12 @@ namespace {
 
 EnvConfig validated(const EnvConfig& config) {
   config.validate();
+  if (config.batch_size != 0 && config.batch_size != config.num_envs) {
+    throw Error("batch_size: " + std::to_string(config.batch_size) + " of " +
+                std::to_string(config.num_envs) +
+                " environments makes asynchronous batches, which are cule::AsyncVecEnv's; "
+                "VecEnv steps every environment together (expected 0 or num_envs)");
+  }
   return config;
 }
 
@@ -29,7 +36,11 @@ auto slice(V& v, size_t i, size_t size) -> decltype(v.begin()) {
 class CpuStorage final : public VecEnv::Storage {
  public:
   CpuStorage(const std::vector<VecEnv::Game>& games, int num_envs, ThreadPool& pool)
-      : games_(games), setup_(games.front().setup), n_(size_t(num_envs)), pool_(pool) {
+      : games_(games),
+        setup_(games.front().setup),
+        n_(size_t(num_envs)),
+        pool_(pool),
+        outputs_(n_, size_t(setup_.obs_bytes), setup_.autoreset_mode == AutoresetMode::same_step) {
     const EnvSetup& setup = setup_;
     for (size_t g = 0; g < games_.size(); ++g) {
       game_of_.insert(game_of_.end(), size_t(games_[g].count), uint16_t(g));
@@ -40,68 +51,63 @@ class CpuStorage final : public VecEnv::Storage {
     pixels_.assign(n_ * 2 * setup.screen_pixels, 0);
     captured_.assign(n_ * 2 * size_t(setup.capture_bytes), 0);
     scratch_.assign(n_ * size_t(setup.scratch_floats), 0.0f);
-    observations_.assign(n_ * size_t(setup.obs_bytes), 0);
-    if (setup.autoreset_mode == AutoresetMode::same_step) {
-      final_observations_.assign(n_ * size_t(setup.obs_bytes), 0);
-    }
-    rewards_.assign(n_, 0.0f);
-    episode_returns_.assign(n_, 0.0f);
-    terminated_.assign(n_, 0);
-    truncated_.assign(n_, 0);
-    autoreset_.assign(n_, 0);
-    lives_.assign(n_, 0);
-    episode_frames_.assign(n_, 0);
-    episode_lengths_.assign(n_, 0);
-    frame_numbers_.assign(n_, 0);
   }
 
   EnvBatch batch() override {
-    return EnvBatch{consoles_.data(),
-                    episodes_.data(),
-                    saves_.empty() ? nullptr : saves_.data(),
-                    pixels_.data(),
-                    captured_.data(),
-                    scratch_.data(),
-                    observations_.data(),
-                    final_observations_.empty() ? nullptr : final_observations_.data(),
-                    rewards_.data(),
-                    terminated_.data(),
-                    truncated_.data(),
-                    autoreset_.data(),
-                    lives_.data(),
-                    episode_frames_.data(),
-                    frame_numbers_.data(),
-                    episode_returns_.data(),
-                    episode_lengths_.data()};
+    return EnvBatch{
+        consoles_.data(),
+        episodes_.data(),
+        saves_.empty() ? nullptr : saves_.data(),
+        pixels_.data(),
+        captured_.data(),
+        scratch_.data(),
+        outputs_.observations.data(),
+        outputs_.final_observations.empty() ? nullptr : outputs_.final_observations.data(),
+        outputs_.rewards.data(),
+        outputs_.terminated.data(),
+        outputs_.truncated.data(),
+        outputs_.autoreset.data(),
+        outputs_.lives.data(),
+        outputs_.episode_frames.data(),
+        outputs_.frame_numbers.data(),
+        outputs_.episode_returns.data(),
+        outputs_.episode_lengths.data()};
   }
 
   ModeStatus reset(const uint8_t* mask, const uint64_t* seeds, int mode, int difficulty,
                    void*) override {
-    const EnvBatch b = batch();
     std::vector<ModeStatus> status(n_, ModeStatus::ok);
     pool_.parallel_for(int(n_), [&](int i) {
       if (mask && !mask[i]) return;
-      const VecEnv::Game& game = games_[game_of_[size_t(i)]];
-      if (seeds) {
-        const Console::Snapshot& constructed = game.prototype->constructed();
-        status[size_t(i)] = env_rebuild(game.setup, b, i, constructed.state,
-                                        constructed.frames.data(), seeds[i], mode, difficulty);
-      }
-      b.autoreset[i] = 0;
-      const ModeStatus reset_status = env_reset(game.setup, b, i);
-      if (reset_status != ModeStatus::ok) status[size_t(i)] = reset_status;
+      status[size_t(i)] = reset_one(i, seeds ? &seeds[i] : nullptr, mode, difficulty);
     });
     return worst(status);
   }
 
   ModeStatus step(const int32_t* actions, const float* paddle_strengths, bool, void*) override {
-    const EnvBatch b = batch();
     std::vector<ModeStatus> status(n_, ModeStatus::ok);
     pool_.parallel_for(int(n_), [&](int i) {
-      status[size_t(i)] = env_step(games_[game_of_[size_t(i)]].setup, b, i, actions[i],
-                                   paddle_strengths ? paddle_strengths[i] : 1.0f);
+      status[size_t(i)] = step_one(i, actions[i], paddle_strengths ? paddle_strengths[i] : 1.0f);
     });
     return worst(status);
+  }
+
+  ModeStatus reset_one(int i, const uint64_t* seed, int mode, int difficulty) override {
+    const EnvBatch b = batch();
+    const VecEnv::Game& game = games_[game_of_[size_t(i)]];
+    ModeStatus status = ModeStatus::ok;
+    if (seed) {
+      const Console::Snapshot& constructed = game.prototype->constructed();
+      status = env_rebuild(game.setup, b, i, constructed.state, constructed.frames.data(), *seed,
+                           mode, difficulty);
+    }
+    b.autoreset[i] = 0;
+    const ModeStatus reset_status = env_reset(game.setup, b, i);
+    return reset_status != ModeStatus::ok ? reset_status : status;
+  }
+
+  ModeStatus step_one(int i, int32_t action, float paddle_strength) override {
+    return env_step(games_[game_of_[size_t(i)]].setup, batch(), i, action, paddle_strength);
   }
 
   void read(int i, VecEnv::Snapshot::Env& out) const override {
@@ -112,11 +118,11 @@ class CpuStorage final : public VecEnv::Storage {
                       slice(pixels_, k + 1, 2 * setup_.screen_pixels));
     out.captured.assign(slice(captured_, k, 2 * size_t(setup_.capture_bytes)),
                         slice(captured_, k + 1, 2 * size_t(setup_.capture_bytes)));
-    out.observation.assign(slice(observations_, k, size_t(setup_.obs_bytes)),
-                           slice(observations_, k + 1, size_t(setup_.obs_bytes)));
-    out.reward = rewards_[k];
-    out.terminated = terminated_[k];
-    out.truncated = truncated_[k];
+    out.observation.assign(slice(outputs_.observations, k, size_t(setup_.obs_bytes)),
+                           slice(outputs_.observations, k + 1, size_t(setup_.obs_bytes)));
+    out.reward = outputs_.rewards[k];
+    out.terminated = outputs_.terminated[k];
+    out.truncated = outputs_.truncated[k];
   }
 
   void write(int i, const VecEnv::Snapshot::Env& in) override {
@@ -127,11 +133,11 @@ class CpuStorage final : public VecEnv::Storage {
     std::copy(in.captured.begin(), in.captured.end(),
               slice(captured_, k, 2 * size_t(setup_.capture_bytes)));
     std::copy(in.observation.begin(), in.observation.end(),
-              slice(observations_, k, size_t(setup_.obs_bytes)));
-    rewards_[k] = in.reward;
-    terminated_[k] = in.terminated;
-    truncated_[k] = in.truncated;
-    autoreset_[k] = 0;
+              slice(outputs_.observations, k, size_t(setup_.obs_bytes)));
+    outputs_.rewards[k] = in.reward;
+    outputs_.terminated[k] = in.terminated;
+    outputs_.truncated[k] = in.truncated;
+    outputs_.autoreset[k] = 0;
     env_write_outputs(batch(), i);
   }
 
@@ -164,11 +170,7 @@ class CpuStorage final : public VecEnv::Storage {
   std::vector<EnvSave> saves_;
   std::vector<uint8_t> pixels_, captured_;
   std::vector<float> scratch_;
-  std::vector<uint8_t> observations_, final_observations_;
-  std::vector<float> rewards_, episode_returns_;
-  std::vector<uint8_t> terminated_, truncated_, autoreset_;
-  std::vector<int32_t> lives_, episode_frames_, episode_lengths_;
-  std::vector<int64_t> frame_numbers_;
+  HostOutputs outputs_;  // per environment
 };
 
 }  // namespace
@@ -182,7 +184,8 @@ VecEnv::VecEnv(const Rom& rom, const EnvConfig& config) : VecEnv(std::vector<Rom
 
 VecEnv::VecEnv(const std::vector<Rom>& roms, const EnvConfig& config)
     : config_(validated(config)),
-      pool_(config_.device.kind == Device::Kind::cpu ? config_.num_threads : 1) {
+      pool_(config_.device.kind == Device::Kind::cpu ? config_.num_threads : 1,
+            config_.thread_affinity_offset) {
   if (roms.empty()) throw Error("roms: expected at least one ROM");
   if (int(roms.size()) > config_.num_envs) {
     throw Error("roms: " + std::to_string(roms.size()) + " games for " +
@@ -410,6 +413,14 @@ void VecEnv::reset(const uint8_t* mask, const uint64_t* seeds, void* stream) {
   check_status(storage_->reset(mask, seeds ? per_env.data() : nullptr, config_.mode,
                                config_.difficulty, stream));
   last_stream_ = stream;
+}
+
+void VecEnv::reset_env(int env, const uint64_t* seed) {
+  check_status(storage_->reset_one(env, seed, config_.mode, config_.difficulty));
+}
+
+void VecEnv::step_env(int env, int32_t action, float paddle_strength) {
+  check_status(storage_->step_one(env, action, paddle_strength));
 }
 
 void VecEnv::check_actions(const int32_t* actions, const float* paddle_strengths) const {

@@ -94,6 +94,13 @@ class VecEnv {
   //! cule::Error when no step was sent.
   void recv();
 
+  //! One environment's reset (rebuilt from the ROM with *seed first when
+  //! given) or step, run on the calling thread, with nothing checked: the
+  //! tasks of cule::AsyncVecEnv. Calls for different environments may run at
+  //! once on different threads; nothing else may run meanwhile. CPU only.
+  void reset_env(int env, const uint64_t* seed);
+  void step_env(int env, int32_t action, float paddle_strength);
+
   //! step() with the actions (and strengths) already in the device's memory,
   //! so nothing crosses to the host. An action out of range, or a strength
   //! not finite, leaves its environment as it was and is reported by the

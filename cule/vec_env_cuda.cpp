@@ -197,6 +197,14 @@ class CudaStorage final : public VecEnv::Storage {
     return ModeStatus::ok;
   }
 
+  // One environment at a time is AsyncVecEnv's, and that refuses devices.
+  ModeStatus reset_one(int, const uint64_t*, int, int) override {
+    throw Error("reset_env: the CUDA backend resets environments in batches only");
+  }
+  ModeStatus step_one(int, int32_t, float) override {
+    throw Error("step_env: the CUDA backend steps environments in batches only");
+  }
+
   void read(int i, VecEnv::Snapshot::Env& out) const override {
     const size_t k = size_t(i);
     select_device();

@@ -35,6 +35,12 @@ class VecEnv::Storage {
   virtual ModeStatus step(const int32_t* actions, const float* paddle_strengths,
                           bool device_pointers, void* stream) = 0;
 
+  //! One environment's reset (rebuilt with *seed first when given) or step,
+  //! on the calling thread; calls for different environments may run at
+  //! once. CPU only (AsyncVecEnv's tasks).
+  virtual ModeStatus reset_one(int i, const uint64_t* seed, int mode, int difficulty) = 0;
+  virtual ModeStatus step_one(int i, int32_t action, float paddle_strength) = 0;
+
   //! Copies environment i out of / into the batch (host copies).
   virtual void read(int i, Snapshot::Env& out) const = 0;
   virtual void write(int i, const Snapshot::Env& in) = 0;
