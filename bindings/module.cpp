@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "cule/cule.hpp"
@@ -241,50 +242,56 @@ torch.from_dlpack(buffer) or torch.as_tensor(buffer, device="cuda") shares it.)d
           "A numpy copy (waits for the device).");
 }
 
-// A VecEnv buffer: a writeable numpy view on CPU (writeable so that numpy
-// can export it through DLPack), a CudaBuffer on CUDA; kept alive by the env.
-template <class T>
+// Where an environment batch's buffers live.
+const cule::Device& device_of(const cule::VecEnv& e) { return e.device(); }
+const cule::Device& device_of(const cule::AsyncVecEnv& e) { return e.envs().device(); }
+// The rows of its per-environment buffers.
+int rows_of(const cule::VecEnv& e) { return e.num_envs(); }
+int rows_of(const cule::AsyncVecEnv& e) { return e.batch_size(); }
+
+// A batch buffer of `Env` (owner): a writeable numpy view on CPU (writeable
+// so that numpy can export it through DLPack), a CudaBuffer on CUDA; kept
+// alive by the env.
+template <class Env, class T>
 py::object buffer_view(const T* data, std::vector<py::ssize_t> shape, py::handle owner,
                        const char* dtype = nullptr) {
-  const auto& env = owner.cast<const cule::VecEnv&>();
+  const cule::Device& device = device_of(owner.cast<const Env&>());
   const py::dtype type = dtype ? py::dtype(dtype) : py::dtype::of<T>();
-  if (env.device().kind == cule::Device::Kind::cuda) {
+  if (device.kind == cule::Device::Kind::cuda) {
     return py::cast(CudaBuffer{py::reinterpret_borrow<py::object>(owner), data,
                                std::vector<int64_t>(shape.begin(), shape.end()), type.kind(),
-                               int(type.itemsize()), env.device().index});
+                               int(type.itemsize()), device.index});
   }
   std::vector<py::ssize_t> strides(shape.size(), py::ssize_t(sizeof(T)));
   for (size_t i = shape.size(); i-- > 1;) strides[i - 1] = strides[i] * shape[i];
   return py::array(type, shape, strides, const_cast<T*>(data), owner);
 }
 
-// A per-environment buffer: num_envs values; 0/1 bytes as bools.
-template <class T>
+// A per-environment buffer: one value per row; 0/1 bytes as bools.
+template <class Env, class T>
 py::object per_env_view(const T* data, py::ssize_t n, py::handle owner) {
-  return buffer_view(data, {n}, owner);
-}
-py::object per_env_view(const uint8_t* data, py::ssize_t n, py::handle owner) {
-  return buffer_view(data, {n}, owner, "?");
+  return buffer_view<Env>(data, {n}, owner, std::is_same_v<T, uint8_t> ? "?" : nullptr);
 }
 
-// (num_envs, *observation_shape()).
-std::vector<py::ssize_t> batch_shape(const cule::VecEnv& e) {
-  std::vector<py::ssize_t> shape{e.num_envs()};
-  for (int64_t d : e.observation_shape()) shape.push_back(py::ssize_t(d));
+// (rows, *observation_shape()).
+std::vector<py::ssize_t> batch_shape(int rows, const std::vector<int64_t>& observation_shape) {
+  std::vector<py::ssize_t> shape{rows};
+  for (int64_t d : observation_shape) shape.push_back(py::ssize_t(d));
   return shape;
 }
 
-template <class T>
-void def_per_env(py::class_<cule::VecEnv>& cls, const char* name,
-                 const T* (cule::VecEnv::*buffer)() const) {
+template <class Env, class T>
+void def_per_env(py::class_<Env>& cls, const char* name, const T* (Env::*buffer)() const) {
   cls.def_property_readonly(name, [buffer](py::object self) {
-    const auto& e = self.cast<const cule::VecEnv&>();
-    return per_env_view((e.*buffer)(), e.num_envs(), self);
+    const auto& e = self.cast<const Env&>();
+    return per_env_view<Env>((e.*buffer)(), rows_of(e), self);
   });
 }
 
 // One value per environment from a numpy array-like of integers.
-std::vector<int32_t> env_integers(const py::handle& values, int n, const char* name) {
+// `rows` names what n counts (num_envs, batch_size).
+std::vector<int32_t> env_integers(const py::handle& values, int n, const char* name,
+                                  const char* rows = "num_envs") {
   py::array array = py::array::ensure(values);
   if (!array) throw cule::Error(std::string(name) + ": expected an array of integers");
   const char kind = array.dtype().kind();
@@ -294,7 +301,7 @@ std::vector<int32_t> env_integers(const py::handle& values, int n, const char* n
   }
   if (array.ndim() != 1 || array.shape(0) != n) {
     throw cule::Error(std::string(name) + ": shape " + std::string(py::str(array.attr("shape"))) +
-                      " does not match num_envs; expected (" + std::to_string(n) + ",)");
+                      " does not match " + rows + "; expected (" + std::to_string(n) + ",)");
   }
   auto wide = py::array_t<int64_t, py::array::c_style | py::array::forcecast>::ensure(array);
   std::vector<int32_t> out(static_cast<size_t>(n));
@@ -336,6 +343,10 @@ cule::EnvConfig env_config(int num_envs, const py::kwargs& options) {
     const py::handle v = item.second;
     if (key == "num_threads")
       c.num_threads = v.cast<int>();
+    else if (key == "thread_affinity_offset")
+      c.thread_affinity_offset = v.cast<int>();
+    else if (key == "batch_size")
+      c.batch_size = v.cast<int>();
     else if (key == "frameskip")
       c.frameskip = v.cast<int>();
     else if (key == "repeat_action_probability")
@@ -394,6 +405,137 @@ cule::EnvConfig env_config(int num_envs, const py::kwargs& options) {
   return c;
 }
 
+// One ROM, or a list of them for a batch of several games.
+std::vector<cule::Rom> roms_from(const py::object& rom) {
+  std::vector<cule::Rom> roms;
+  if (py::isinstance<py::list>(rom) || py::isinstance<py::tuple>(rom)) {
+    for (const py::handle item : rom)
+      roms.push_back(rom_from(py::reinterpret_borrow<py::object>(item)));
+  } else {
+    roms.push_back(rom_from(rom));
+  }
+  return roms;
+}
+
+// Seeds from Python: `count` integers, 0 or more (empty for None).
+std::vector<uint64_t> env_seeds(const py::object& seeds, int count) {
+  std::vector<uint64_t> s;
+  if (seeds.is_none()) return s;
+  auto a = py::array_t<int64_t, py::array::c_style | py::array::forcecast>::ensure(seeds);
+  if (!a || a.ndim() != 1 || a.shape(0) != count) {
+    throw cule::Error("seeds: expected one integer per environment reset (" +
+                      std::to_string(count) + ")");
+  }
+  for (int i = 0; i < count; ++i) {
+    if (a.data()[i] < 0) throw cule::Error("seeds: seeds must be 0 or more");
+    s.push_back(uint64_t(a.data()[i]));
+  }
+  return s;
+}
+
+void bind_async_vec_env(py::module_& m) {
+  using cule::AsyncVecEnv;
+  py::class_<AsyncVecEnv> env(m, "AsyncVecEnv", R"doc(
+Asynchronous batches of ALE environments on CPU threads (AtariVectorEnv's
+batch_size < num_envs): recv() returns the first batch_size environments to
+finish, row k being environment env_ids[k], and send() steps those. Buffers
+are numpy views that every recv rewrites in place.)doc");
+  env.def(py::init([](const py::object& rom, int num_envs, const py::kwargs& options) {
+            const cule::EnvConfig config = env_config(num_envs, options);
+            const std::vector<cule::Rom> roms = roms_from(rom);
+            py::gil_scoped_release release;
+            return std::make_unique<AsyncVecEnv>(roms, config);
+          }),
+          py::arg("rom"), py::arg("num_envs") = 1)
+      .def(
+          "reset",
+          [](AsyncVecEnv& env, const py::object& seeds) {
+            const std::vector<uint64_t> s = env_seeds(seeds, env.num_envs());
+            py::gil_scoped_release release;
+            env.reset(s.empty() ? nullptr : s.data());
+          },
+          py::arg("seeds") = py::none(),
+          "Waits for the tasks under way, starts new episodes everywhere (rebuilt with one "
+          "seed per environment when given) and receives the first batch.")
+      .def(
+          "send",
+          [](AsyncVecEnv& env, const py::object& actions, const py::object& paddle_strengths) {
+            const std::vector<int32_t> a =
+                env_integers(actions, env.batch_size(), "actions", "batch_size");
+            const std::vector<float> p = env_strengths(paddle_strengths, env.batch_size());
+            py::gil_scoped_release release;
+            env.send(a.data(), p.empty() ? nullptr : p.data());
+          },
+          py::arg("actions"), py::arg("paddle_strengths") = py::none(),
+          "Starts a step of the last batch received: actions[k] for env_ids[k].")
+      .def("recv", &AsyncVecEnv::recv, py::call_guard<py::gil_scoped_release>(),
+           "Waits for the next batch_size environments to finish.")
+      .def_property_readonly("device", [](const AsyncVecEnv&) { return std::string("cpu"); })
+      .def_property_readonly("num_envs", &AsyncVecEnv::num_envs)
+      .def_property_readonly("batch_size", &AsyncVecEnv::batch_size)
+      .def_property_readonly("num_threads", &AsyncVecEnv::num_threads)
+      .def_property_readonly("game", [](const AsyncVecEnv& e) { return e.envs().game(); })
+      .def_property_readonly("games", [](const AsyncVecEnv& e) { return e.envs().games(); })
+      .def_property_readonly("action_set",
+                             [](const AsyncVecEnv& e) { return e.envs().action_set(); })
+      .def_property_readonly("observation_shape",
+                             [](const AsyncVecEnv& e) { return e.envs().observation_shape(); })
+      .def_property_readonly(
+          "autoreset_mode",
+          [](const AsyncVecEnv& e) { return cule::to_string(e.envs().config().autoreset_mode); })
+      .def_property_readonly(
+          "obs_type",
+          [](const AsyncVecEnv& e) { return cule::to_string(e.envs().config().obs_type); })
+      .def_property_readonly("observations",
+                             [](py::object self) {
+                               const auto& e = self.cast<const AsyncVecEnv&>();
+                               return buffer_view<AsyncVecEnv>(
+                                   e.observations(),
+                                   batch_shape(e.batch_size(), e.envs().observation_shape()), self);
+                             })
+      .def_property_readonly(
+          "final_observations",
+          [](py::object self) -> py::object {
+            const auto& e = self.cast<const AsyncVecEnv&>();
+            if (e.envs().config().autoreset_mode != cule::AutoresetMode::same_step) {
+              return py::none();
+            }
+            return buffer_view<AsyncVecEnv>(
+                e.final_observations(), batch_shape(e.batch_size(), e.envs().observation_shape()),
+                self);
+          })
+      .def(
+          "screen",
+          [](py::object self, int env) {
+            const auto& e = self.cast<const AsyncVecEnv&>();
+            return view(e.envs().screen(env), {e.envs().screen_height(), cule::kScreenWidth}, self);
+          },
+          py::arg("env"),
+          "Environment `env`'s last frame as palette indices, a read-only view; read it only "
+          "for an environment of the last batch received.")
+      .def(
+          "ram",
+          [](py::object self, int env) {
+            const auto& e = self.cast<const AsyncVecEnv&>();
+            return view(e.envs().ram(env), {128}, self);
+          },
+          py::arg("env"),
+          "Environment `env`'s RIOT RAM, a read-only view; as screen(), only for an environment "
+          "of the last batch received.");
+
+  // One value per row of the batch, rewritten in place by every recv.
+  def_per_env(env, "env_ids", &AsyncVecEnv::env_ids);
+  def_per_env(env, "rewards", &AsyncVecEnv::rewards);
+  def_per_env(env, "terminated", &AsyncVecEnv::terminated);
+  def_per_env(env, "truncated", &AsyncVecEnv::truncated);
+  def_per_env(env, "autoreset", &AsyncVecEnv::autoreset);
+  def_per_env(env, "lives", &AsyncVecEnv::lives);
+  def_per_env(env, "episode_frame_numbers", &AsyncVecEnv::episode_frame_numbers);
+  def_per_env(env, "frame_numbers", &AsyncVecEnv::frame_numbers);
+  def_per_env(env, "episode_returns", &AsyncVecEnv::episode_returns);
+  def_per_env(env, "episode_lengths", &AsyncVecEnv::episode_lengths);
+}
+
 void bind_vec_env(py::module_& m) {
   using cule::VecEnv;
   py::class_<VecEnv::Snapshot, std::shared_ptr<VecEnv::Snapshot>>(
@@ -404,14 +546,7 @@ A batch of ALE environments of one game, stepped together. Buffers are numpy
 views that every reset and step rewrites in place.)doc");
   env.def(py::init([](const py::object& rom, int num_envs, const py::kwargs& options) {
             const cule::EnvConfig config = env_config(num_envs, options);
-            // One ROM, or a list of them for a batch of several games.
-            std::vector<cule::Rom> roms;
-            if (py::isinstance<py::list>(rom) || py::isinstance<py::tuple>(rom)) {
-              for (const py::handle item : rom)
-                roms.push_back(rom_from(py::reinterpret_borrow<py::object>(item)));
-            } else {
-              roms.push_back(rom_from(rom));
-            }
+            const std::vector<cule::Rom> roms = roms_from(rom);
             py::gil_scoped_release release;
             return std::make_unique<VecEnv>(roms, config);
           }),
@@ -423,19 +558,7 @@ views that every reset and step rewrites in place.)doc");
             if (!mask.is_none()) m = env_mask(mask, env.num_envs());
             int count = env.num_envs();
             if (!m.empty()) count = int(std::count(m.begin(), m.end(), 1));
-            std::vector<uint64_t> s;
-            if (!seeds.is_none()) {
-              auto a =
-                  py::array_t<int64_t, py::array::c_style | py::array::forcecast>::ensure(seeds);
-              if (!a || a.ndim() != 1 || a.shape(0) != count) {
-                throw cule::Error("seeds: expected one integer per environment reset (" +
-                                  std::to_string(count) + ")");
-              }
-              for (int i = 0; i < count; ++i) {
-                if (a.data()[i] < 0) throw cule::Error("seeds: seeds must be 0 or more");
-                s.push_back(uint64_t(a.data()[i]));
-              }
-            }
+            const std::vector<uint64_t> s = env_seeds(seeds, count);
             py::gil_scoped_release release;
             env.reset(m.empty() ? nullptr : m.data(), s.empty() ? nullptr : s.data(),
                       reinterpret_cast<void*>(stream));
@@ -509,7 +632,9 @@ views that every reset and step rewrites in place.)doc");
       .def_property_readonly("observations",
                              [](py::object self) {
                                const auto& e = self.cast<const VecEnv&>();
-                               return buffer_view(e.observations(), batch_shape(e), self);
+                               return buffer_view<VecEnv>(
+                                   e.observations(),
+                                   batch_shape(e.num_envs(), e.observation_shape()), self);
                              })
       .def_property_readonly("final_observations",
                              [](py::object self) -> py::object {
@@ -517,7 +642,9 @@ views that every reset and step rewrites in place.)doc");
                                if (e.config().autoreset_mode != cule::AutoresetMode::same_step) {
                                  return py::none();
                                }
-                               return buffer_view(e.final_observations(), batch_shape(e), self);
+                               return buffer_view<VecEnv>(
+                                   e.final_observations(),
+                                   batch_shape(e.num_envs(), e.observation_shape()), self);
                              })
       .def(
           "screen",
@@ -720,4 +847,5 @@ frame with one of ALE's 18 actions.)doc")
   bind_game_rules(m);
   bind_cuda_buffer(m);
   bind_vec_env(m);
+  bind_async_vec_env(m);
 }

@@ -14,6 +14,12 @@ PyTorch's current stream, and actions may be an int32 CUDA tensor.
 ``continuous=True`` takes AtariVectorEnv's continuous actions: per environment
 (radius, angle, fire), mapped to one of the 18 joystick actions and a paddle
 strength as ale-py maps them (NumPy on the host; PyTorch on a tensor's device).
+
+``batch_size`` below ``num_envs`` makes the batches asynchronous, as
+AtariVectorEnv's (and EnvPool's): the environments run on their own threads,
+each step returns the first ``batch_size`` of them to finish, named by
+``info["env_id"]``, and the next step's actions are theirs (CPU only).
+``thread_affinity_offset`` pins the worker threads to cores from that one on.
 """
 
 from __future__ import annotations
@@ -214,8 +220,15 @@ class VectorEnv(gymnasium.vector.VectorEnv):
             )
         if self.continuous:  # as AtariVectorEnv: every joystick action is reachable
             options["full_action_space"] = True
-        self._env = _core.VecEnv(resolve_roms(game), int(num_envs), device=device, **options)
+        # AtariVectorEnv's batch_size: fewer than num_envs makes the batches
+        # asynchronous (each holds the first environments to finish).
+        batch_size = options.get("batch_size", 0)
+        asynchronous = isinstance(batch_size, (int, np.integer)) and 0 < batch_size < int(num_envs)
+        core = _core.AsyncVecEnv if asynchronous else _core.VecEnv
+        self._env = core(resolve_roms(game), int(num_envs), device=device, **options)
+        self._async = asynchronous
         self.num_envs = self._env.num_envs
+        self.batch_size = self._env.batch_size if asynchronous else self.num_envs
         self.device = self._env.device
         self._on_cuda = self.device.startswith("cuda")
         self.autoreset_mode = AutoresetMode(self._env.autoreset_mode)
@@ -230,13 +243,14 @@ class VectorEnv(gymnasium.vector.VectorEnv):
                 _joystick_table(torch, torch.device(self.device))
         else:
             self.single_action_space = Discrete(len(self._env.action_set))
-        self.observation_space = batch_space(self.single_observation_space, self.num_envs)
-        self.action_space = batch_space(self.single_action_space, self.num_envs)
-        self._env_ids = np.arange(self.num_envs, dtype=np.int32)
+        self.observation_space = batch_space(self.single_observation_space, self.batch_size)
+        self.action_space = batch_space(self.single_action_space, self.batch_size)
+        self._env_ids = self._env.env_ids if asynchronous else np.arange(self.num_envs, dtype=np.int32)
 
     @property
-    def core(self) -> _core.VecEnv:
-        """The underlying cule._core.VecEnv (buffers, clone/restore, screens)."""
+    def core(self) -> _core.VecEnv | _core.AsyncVecEnv:
+        """The underlying cule._core.VecEnv (buffers, clone/restore, screens),
+        or cule._core.AsyncVecEnv for asynchronous batches."""
         return self._env
 
     @property
@@ -266,6 +280,11 @@ class VectorEnv(gymnasium.vector.VectorEnv):
 
     def reset(self, *, seed: int | np.ndarray | None = None, options: dict[str, Any] | None = None):
         mask = None if options is None else options.get("reset_mask")
+        if mask is not None and self._async:
+            raise ValueError(
+                f"reset_mask: partial resets need batch_size == num_envs; this environment has "
+                f"asynchronous batches ({self.batch_size} of {self.num_envs})"
+            )
         if mask is not None:
             mask = np.asarray(mask)
             if mask.dtype != np.bool_ or mask.shape != (self.num_envs,):
@@ -277,7 +296,9 @@ class VectorEnv(gymnasium.vector.VectorEnv):
                 seeds = np.arange(int(seed), int(seed) + count, dtype=np.int64)
             else:
                 seeds = np.asarray(seed, dtype=np.int64)
-        if self._on_cuda:
+        if self._async:
+            self._env.reset(seeds)
+        elif self._on_cuda:
             self._env.reset(mask, seeds, stream=_current_stream(self.device))
         else:
             self._env.reset(mask, seeds)
@@ -289,14 +310,20 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         if not self.continuous:
             return actions, None
         shape = tuple(getattr(actions, "shape", np.shape(actions)))
-        if shape != (self.num_envs, 3):
+        if shape != (self.batch_size, 3):
             raise ValueError(
                 f"actions: continuous actions are rows of (radius, angle, fire); expected shape "
-                f"({self.num_envs}, 3), got {shape}"
+                f"({self.batch_size}, 3), got {shape}"
             )
         return joystick_actions(actions, self.continuous_action_threshold)
 
     def step(self, actions):
+        """One step of the batch: of every environment, or with asynchronous
+        batches of those of the last batch returned (``info["env_id"]``),
+        returning the next batch."""
+        if self._async:
+            self.step_async(actions)
+            return self.step_wait()
         env = self._env
         actions, strengths = self._step_inputs(actions)
         interface = getattr(actions, "__cuda_array_interface__", None) if self._on_cuda else None
@@ -316,6 +343,9 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         own threads meanwhile); ``step_wait()`` returns its results. The
         arrays must not be read in between."""
         actions, strengths = self._step_inputs(actions)
+        if self._async:
+            self._env.send(np.asarray(actions), _host(strengths))
+            return
         stream = _current_stream(self.device) if self._on_cuda else 0
         self._env.send(np.asarray(actions), _host(strengths), stream=stream)
 
@@ -324,6 +354,14 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         self._env.recv()
         env = self._env
         return env.observations, env.rewards, env.terminated, env.truncated, self._info()
+
+    def send(self, actions) -> None:
+        """AtariVectorEnv's name for ``step_async``."""
+        self.step_async(actions)
+
+    def recv(self):
+        """AtariVectorEnv's name for ``step_wait``."""
+        return self.step_wait()
 
     def close_extras(self, **kwargs):
         self._env = None

@@ -1,6 +1,9 @@
 """cule.make: AtariVectorEnv's options against AtariVectorEnv itself, the
 Gymnasium vector-env contract, zero-copy buffers, and input checks."""
 
+import os
+import sys
+
 import numpy as np
 import pytest
 
@@ -288,3 +291,79 @@ def test_continuous_actions_are_checked():
         env.step(np.array([[np.nan, 0, 0], [1, 0, 0]], np.float32))
     with pytest.raises(ValueError, match="continuous_action_threshold"):
         cule.make("pong", 1, continuous=True, continuous_action_threshold=float("nan"))
+
+
+def test_asynchronous_batches_follow_atari_vector_envs_protocol():
+    env = cule.make("catch", 6, batch_size=2, num_threads=2, max_num_frames_per_episode=80)
+    assert (env.num_envs, env.batch_size) == (6, 2)
+    assert env.observation_space.shape[0] == 2 and env.action_space.shape == (2,)
+    obs, info = env.reset(seed=3)
+    assert obs.shape[0] == 2 and info["env_id"].shape == (2,)
+    rng = np.random.default_rng(5)
+    steps = np.zeros(6, np.int64)
+    for _ in range(120):
+        ids = info["env_id"].copy()
+        assert len(set(ids.tolist())) == 2, "an environment at most once per batch"
+        env.send(rng.integers(env.single_action_space.n, size=2))
+        obs, rewards, terminated, truncated, info = env.recv()
+        steps[info["env_id"]] += 1
+    assert steps.min() >= 20, "every environment had its turns"
+    with pytest.raises(ValueError, match="recv: the last batch received was not sent"):
+        env.recv()
+    env.step_async(np.zeros(2, np.int64))
+    with pytest.raises(ValueError, match="send: the last batch received was already sent"):
+        env.step_async(np.zeros(2, np.int64))
+    env.step_wait()
+    with pytest.raises(ValueError, match=r"does not match batch_size; expected \(2,\)"):
+        env.step(np.zeros(6, np.int64))
+    with pytest.raises(ValueError, match="reset_mask: partial resets need batch_size == num_envs"):
+        env.reset(options={"reset_mask": np.ones(6, bool)})
+
+
+@pytest.mark.parametrize(
+    "kwargs,message",
+    [
+        (dict(batch_size=7), "batch_size: 7 must be in 0-6"),
+        (dict(batch_size=-1), "batch_size"),
+        (dict(batch_size=2, autoreset_mode="Disabled"), "autoreset_mode: Disabled"),
+        (dict(batch_size=2, device="cuda"), "batch_size: asynchronous batches .* run on CPU threads"),
+        (dict(thread_affinity_offset=-2), "thread_affinity_offset"),
+        (dict(thread_affinity_offset=0, device="cuda"), "thread_affinity_offset: pins CPU threads"),
+    ],
+)
+def test_batch_options_it_cannot_run_are_named(kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        cule.make("catch", 6, **kwargs)
+
+
+def _threads_on_one_core() -> int:
+    """This process's threads that may run on one core only (Linux)."""
+    count = 0
+    for task in os.listdir("/proc/self/task"):
+        with open(f"/proc/self/task/{task}/status") as status:
+            for line in status:
+                if line.startswith("Cpus_allowed_list:"):
+                    allowed = line.split(":")[1].strip()
+                    count += "," not in allowed and "-" not in allowed
+    return count
+
+
+def _every_core_open() -> bool:
+    """Linux, two cores or more, and this process may run on all of them."""
+    cores = os.cpu_count() or 1
+    return sys.platform.startswith("linux") and cores >= 2 and os.sched_getaffinity(0) == set(range(cores))
+
+
+@pytest.mark.skipif(not _every_core_open(), reason="needs Linux with every core of at least two open to this process")
+def test_thread_affinity_offset_pins_the_worker_threads():
+    before = _threads_on_one_core()
+    # The pool's caller is worker 0 and stays where it is: 1 thread pinned.
+    together = cule.make("catch", 4, num_threads=2, thread_affinity_offset=1)
+    assert _threads_on_one_core() == before + 1
+    batched = cule.make("catch", 4, batch_size=2, num_threads=2, thread_affinity_offset=0)
+    assert _threads_on_one_core() == before + 3
+    unpinned = cule.make("catch", 4, batch_size=2, num_threads=2)
+    assert _threads_on_one_core() == before + 3
+    for env in (together, batched, unpinned):
+        env.reset(seed=0)
+        env.step(np.zeros(env.batch_size, np.int64))
