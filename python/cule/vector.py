@@ -227,6 +227,7 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         core = _core.AsyncVecEnv if asynchronous else _core.VecEnv
         self._env = core(resolve_roms(game), int(num_envs), device=device, **options)
         self._async = asynchronous
+        self._device_step_sent = False  # step_async queued device actions
         self.num_envs = self._env.num_envs
         self.batch_size = self._env.batch_size if asynchronous else self.num_envs
         self.device = self._env.device
@@ -326,32 +327,47 @@ class VectorEnv(gymnasium.vector.VectorEnv):
             return self.step_wait()
         env = self._env
         actions, strengths = self._step_inputs(actions)
-        interface = getattr(actions, "__cuda_array_interface__", None) if self._on_cuda else None
-        if interface is not None:
-            env.step_device(
-                _device_actions(interface, self.num_envs, actions),
-                _device_strengths(strengths),
-                stream=_current_stream(self.device),
-            )
-        else:
+        if not self._queue_device_step(actions, strengths):
             stream = _current_stream(self.device) if self._on_cuda else 0
             env.step(np.asarray(actions), _host(strengths), stream=stream)
         return env.observations, env.rewards, env.terminated, env.truncated, self._info()
 
+    def _queue_device_step(self, actions, strengths) -> bool:
+        """Queues a step on the current stream where the actions are in the
+        CUDA environment's memory (it returns at once: nothing waits for the
+        device); False, doing nothing, where they are not."""
+        interface = getattr(actions, "__cuda_array_interface__", None) if self._on_cuda else None
+        if interface is None:
+            return False
+        self._env.step_device(
+            _device_actions(interface, self.num_envs, actions),
+            _device_strengths(strengths),
+            stream=_current_stream(self.device),
+        )
+        return True
+
     def step_async(self, actions) -> None:
         """Starts a step and returns at once (the environments run on their
-        own threads meanwhile); ``step_wait()`` returns its results. The
-        arrays must not be read in between."""
+        own threads, or the device, meanwhile); ``step_wait()`` returns its
+        results. The arrays must not be read in between."""
+        if self._device_step_sent:
+            raise ValueError("send: the step sent last was not received; call step_wait() first")
         actions, strengths = self._step_inputs(actions)
         if self._async:
             self._env.send(np.asarray(actions), _host(strengths))
-            return
-        stream = _current_stream(self.device) if self._on_cuda else 0
-        self._env.send(np.asarray(actions), _host(strengths), stream=stream)
+        elif self._queue_device_step(actions, strengths):
+            self._device_step_sent = True
+        else:
+            stream = _current_stream(self.device) if self._on_cuda else 0
+            self._env.send(np.asarray(actions), _host(strengths), stream=stream)
 
     def step_wait(self):
         """The results of the step ``step_async`` started."""
-        self._env.recv()
+        if self._device_step_sent:
+            # Queued on the stream: its buffers are read in stream order.
+            self._device_step_sent = False
+        else:
+            self._env.recv()
         env = self._env
         return env.observations, env.rewards, env.terminated, env.truncated, self._info()
 

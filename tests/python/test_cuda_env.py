@@ -126,6 +126,31 @@ def test_a_step_with_device_actions_replays_from_a_torch_cuda_graph():
     gpu.core.check_device_errors()
 
 
+@needs_gpu
+def test_step_async_with_device_actions_gives_what_the_cpu_backend_gives():
+    torch = pytest.importorskip("torch")
+    options = dict(repeat_action_probability=0.25, max_num_frames_per_episode=400, seed=3)
+    cpu = cule.make(TETRIS, 16, device="cpu", **options)
+    gpu = cule.make(TETRIS, 16, device="cuda", **options)
+    cpu.reset(seed=6)
+    gpu.reset(seed=6)
+    rng = np.random.default_rng(2)
+    for step in range(100):
+        chosen = rng.integers(0, cpu.single_action_space.n, 16)
+        c = cpu.step(chosen)
+        gpu.step_async(torch.from_numpy(chosen.astype(np.int32)).cuda())
+        g = gpu.step_wait()
+        for name, a, b in zip(("obs", "reward", "terminated", "truncated"), c[:4], g[:4]):
+            np.testing.assert_array_equal(a, b.copy_to_host(), err_msg=f"{name} at step {step}")
+    gpu.step_async(torch.zeros(16, dtype=torch.int32, device="cuda"))
+    with pytest.raises(ValueError, match="send: the step sent last was not received"):
+        gpu.step_async(torch.zeros(16, dtype=torch.int32, device="cuda"))
+    gpu.step_wait()
+    with pytest.raises(ValueError, match="recv"):
+        gpu.step_wait()
+    gpu.core.check_device_errors()
+
+
 def _pong_rom():
     """Pong's ROM (a paddle game): from $CULE_GPU_ROM_DIR, where check.sh puts
     the games, or from ale-py."""
