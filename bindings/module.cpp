@@ -603,6 +603,17 @@ views that every reset and step rewrites in place.)doc");
           "One step with num_envs int32 action indices (and float strengths) already in the "
           "device's memory, given as addresses; out-of-range actions are reported by "
           "check_device_errors().")
+      .def(
+          "send_device",
+          [](VecEnv& env, uintptr_t actions, uintptr_t paddle_strengths, uintptr_t stream) {
+            if (!actions) throw cule::Error("actions: expected a device pointer, got 0");
+            py::gil_scoped_release release;
+            env.send_device(reinterpret_cast<const int32_t*>(actions),
+                            reinterpret_cast<const float*>(paddle_strengths),
+                            reinterpret_cast<void*>(stream));
+          },
+          py::arg("actions"), py::arg("paddle_strengths") = 0, py::arg("stream") = 0,
+          "send() with the actions in the device's memory, as step_device() takes them.")
       .def("check_device_errors", &VecEnv::check_device_errors,
            py::call_guard<py::gil_scoped_release>(),
            "Waits for the device; raises ValueError if a step_device() met a bad action.")

@@ -1,7 +1,6 @@
 #include "cule/async_vec_env.hpp"
 
 #include <algorithm>
-#include <cmath>
 #include <string>
 
 #include "cule/error.hpp"
@@ -10,8 +9,9 @@
 namespace cule {
 namespace {
 
-// The VecEnv under the batches: all of it stepped one environment at a time
-// by the batches' own workers (its pool only builds it).
+// The VecEnv under the batches, stepped one environment at a time by the
+// batches' own workers: its pool would only build it, so it has none (the
+// calling thread alone).
 EnvConfig environments_config(const EnvConfig& config) {
   config.validate();
   if (config.device.kind != Device::Kind::cpu) {
@@ -27,6 +27,7 @@ EnvConfig environments_config(const EnvConfig& config) {
   }
   EnvConfig envs = config;
   envs.batch_size = 0;
+  envs.num_threads = 1;
   envs.thread_affinity_offset = -1;
   return envs;
 }
@@ -43,6 +44,7 @@ AsyncVecEnv::AsyncVecEnv(const std::vector<Rom>& roms, const EnvConfig& config)
              config.autoreset_mode == AutoresetMode::same_step) {
   actions_.assign(size_t(num_envs()), 0);
   strengths_.assign(size_t(num_envs()), 1.0f);
+  received_.assign(size_t(batch_size_), 0);
   env_ids_.assign(size_t(batch_size_), 0);
 
   const int threads = config.num_threads > 0 ? config.num_threads : hardware_threads();
@@ -120,6 +122,7 @@ void AsyncVecEnv::start(const std::vector<Task>& tasks) {
 
 void AsyncVecEnv::reset(const uint64_t* seeds) {
   {
+    // The tasks under way finish; their results (and errors) are dropped.
     std::unique_lock<std::mutex> lock(mutex_);
     task_done_.wait(lock, [&] { return in_flight_ == 0; });
     done_.clear();
@@ -138,20 +141,10 @@ void AsyncVecEnv::send(const int32_t* actions, const float* paddle_strengths) {
   if (!sendable_) {
     throw Error("send: the last batch received was already sent; call recv() first");
   }
-  const int n_actions = int(envs_.action_set().size());
-  for (int k = 0; k < batch_size_; ++k) {
-    if (actions[k] < 0 || actions[k] >= n_actions) {
-      throw Error("actions[" + std::to_string(k) + "]: " + std::to_string(actions[k]) +
-                  " is out of range; expected 0-" + std::to_string(n_actions - 1) + " ('" +
-                  envs_.game() + "' has " + std::to_string(n_actions) + " actions)");
-    }
-    if (paddle_strengths && !std::isfinite(paddle_strengths[k])) {
-      throw Error("paddle_strengths[" + std::to_string(k) + "]: not a finite number");
-    }
-  }
+  envs_.check_actions(actions, paddle_strengths, batch_size_);
   std::vector<Task> tasks(static_cast<size_t>(batch_size_));
   for (int k = 0; k < batch_size_; ++k) {
-    const int env = env_ids_[size_t(k)];
+    const int env = received_[size_t(k)];
     actions_[size_t(env)] = actions[k];
     strengths_[size_t(env)] = paddle_strengths ? paddle_strengths[k] : 1.0f;
     tasks[size_t(k)] = Task{env, false, false, 0};
@@ -161,23 +154,25 @@ void AsyncVecEnv::send(const int32_t* actions, const float* paddle_strengths) {
 }
 
 void AsyncVecEnv::recv() {
-  // A batch received and not sent would never run again: every other
-  // environment is under way, so batch_size of them will finish.
+  // The environments of a batch received and not sent would wait for ever,
+  // and fewer than batch_size of the others might be left to finish.
   if (sendable_) throw Error("recv: the last batch received was not sent; call send() first");
   std::exception_ptr error;
   {
     std::unique_lock<std::mutex> lock(mutex_);
     task_done_.wait(lock, [&] { return int(done_.size()) >= batch_size_; });
     for (int k = 0; k < batch_size_; ++k) {
-      env_ids_[size_t(k)] = done_.front();
+      received_[size_t(k)] = done_.front();
       done_.pop_front();
     }
     error = error_;
     error_ = nullptr;
   }
   // The batch's environments are the caller's until send(): no worker
-  // writes their rows meanwhile.
-  for (int k = 0; k < batch_size_; ++k) gather(k, env_ids_[size_t(k)]);
+  // writes their rows meanwhile. env_ids() is a copy, so that a caller
+  // writing into it cannot send steps to the wrong environments.
+  for (int k = 0; k < batch_size_; ++k) gather(k, received_[size_t(k)]);
+  std::copy(received_.begin(), received_.end(), env_ids_.begin());
   sendable_ = true;
   if (error) std::rethrow_exception(error);
 }

@@ -36,9 +36,9 @@ namespace cule {
 class AsyncVecEnv {
  public:
   //! As VecEnv's constructors; config.batch_size (0: num_envs) rows per
-  //! batch, config.num_threads worker threads (0: one per hardware thread),
-  //! pinned to cores from config.thread_affinity_offset on when it is not
-  //! -1. Throws cule::Error for a CUDA device or autoreset mode Disabled
+  //! batch, config.num_threads worker threads besides the caller's (0: one
+  //! per hardware thread), pinned to cores from config.thread_affinity_offset
+  //! on when it is not -1. Throws cule::Error for a CUDA device or autoreset mode Disabled
   //! (no reset(mask) to start the next episode).
   AsyncVecEnv(const Rom& rom, const EnvConfig& config);
   AsyncVecEnv(const std::vector<Rom>& roms, const EnvConfig& config);
@@ -47,15 +47,17 @@ class AsyncVecEnv {
   AsyncVecEnv& operator=(const AsyncVecEnv&) = delete;
 
   //! The environments, num_envs of them, with their own (num_envs-row)
-  //! buffers, screens and RAM; read them only between recv() and send().
+  //! buffers, screens and RAM. Between recv() and send() those of the batch
+  //! (env_ids()) may be read; the others are running.
   const VecEnv& envs() const { return envs_; }
   int num_envs() const { return envs_.num_envs(); }
   int batch_size() const { return batch_size_; }
   int num_threads() const { return int(workers_.size()); }
 
-  //! Waits for every task under way, then starts new episodes in all the
-  //! environments (rebuilt from the ROM with seeds[i] when given, one per
-  //! environment) and receives the first batch_size of them.
+  //! Waits for every task under way, dropping its results (AtariVectorEnv
+  //! returns them in later batches) and errors, then starts new episodes in
+  //! all the environments (rebuilt from the ROM with seeds[i] when given,
+  //! one per environment) and receives the first batch_size of them.
   void reset(const uint64_t* seeds = nullptr);
   //! Starts a step of each environment of the last batch received:
   //! actions[k] (and paddle_strengths[k]) for env_ids()[k]. Throws
@@ -113,8 +115,9 @@ class AsyncVecEnv {
   std::exception_ptr error_;  // the first a task threw since the last recv
   std::vector<std::thread> workers_;
 
-  std::vector<int32_t> env_ids_;
-  HostOutputs batch_;  // the rows received
+  std::vector<int32_t> received_;  // the environments of the last batch received
+  std::vector<int32_t> env_ids_;   // a copy of them for the caller
+  HostOutputs batch_;              // the rows received
 };
 
 }  // namespace cule

@@ -21,11 +21,13 @@ struct Device {
 
 struct EnvConfig {
   int num_envs = 1;
-  //! Worker threads of the CPU backend, the caller's counted (0: one per
-  //! hardware thread). Results do not depend on it.
+  //! Worker threads of the CPU backend (0: one per hardware thread); a
+  //! VecEnv counts the calling thread among them, an AsyncVecEnv does not.
+  //! Results do not depend on it.
   int num_threads = 0;
-  //! The CPU threads are pinned to cores thread_affinity_offset + t (modulo
-  //! the hardware threads), t counting the workers from 0; -1: not pinned.
+  //! Worker t runs on core thread_affinity_offset + t (cule::pin_to_core);
+  //! a VecEnv's worker 0 is the calling thread, which it leaves where it is.
+  //! -1: not pinned.
   int thread_affinity_offset = -1;
   //! Environments per batch (0: num_envs). Fewer than num_envs makes the
   //! batches asynchronous: cule::AsyncVecEnv (CPU only).

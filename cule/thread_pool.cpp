@@ -1,12 +1,15 @@
 #include "cule/thread_pool.hpp"
 
 #include <algorithm>
+#include <cerrno>
 #include <cstring>
 #include <string>
+#include <vector>
 
 #if defined(__linux__)
 #include <pthread.h>
 #include <sched.h>
+#include <unistd.h>
 #endif
 
 #include "cule/error.hpp"
@@ -17,7 +20,20 @@ int hardware_threads() { return int(std::max(1u, std::thread::hardware_concurren
 
 void pin_to_core(std::thread& thread, int core) {
 #if defined(__linux__)
-  const int cpu = core % hardware_threads();
+  // Core k is the k-th CPU the process may run on (a container's or a job's
+  // share of the machine need not start at CPU 0).
+  cpu_set_t allowed;
+  CPU_ZERO(&allowed);
+  if (sched_getaffinity(getpid(), sizeof(allowed), &allowed) != 0) {
+    throw Error(std::string("thread_affinity_offset: cannot read the process's cores: ") +
+                std::strerror(errno));
+  }
+  std::vector<int> cpus;
+  for (int c = 0; c < CPU_SETSIZE; ++c) {
+    if (CPU_ISSET(c, &allowed)) cpus.push_back(c);
+  }
+  if (cpus.empty()) return;
+  const int cpu = cpus[size_t(core) % cpus.size()];
   cpu_set_t cores;
   CPU_ZERO(&cores);
   CPU_SET(cpu, &cores);

@@ -13,8 +13,9 @@ namespace cule {
 
 //! The hardware threads (at least 1).
 int hardware_threads();
-//! Lets `thread` run only on core `core` modulo hardware_threads() (Linux;
-//! elsewhere nothing is done). Throws cule::Error when the system refuses.
+//! Lets `thread` run only on core `core`: the core-th (modulo their count)
+//! of the CPUs the process may run on (Linux; elsewhere nothing is done).
+//! Throws cule::Error when the system refuses.
 void pin_to_core(std::thread& thread, int core);
 
 class ThreadPool {

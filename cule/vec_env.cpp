@@ -341,7 +341,7 @@ void VecEnv::send(const int32_t* actions, const float* paddle_strengths, void* s
   if (sent_.valid()) {
     throw Error("send: the step sent before has not been received; call recv() first");
   }
-  check_actions(actions, paddle_strengths);
+  check_actions(actions, paddle_strengths, num_envs());
   sent_actions_.assign(actions, actions + num_envs());
   sent_strengths_.clear();
   if (paddle_strengths) sent_strengths_.assign(paddle_strengths, paddle_strengths + num_envs());
@@ -357,6 +357,20 @@ void VecEnv::send(const int32_t* actions, const float* paddle_strengths, void* s
   sent_ = std::async(std::launch::async, [this, strengths, stream] {
     check_status(storage_->step(sent_actions_.data(), strengths, false, stream));
   });
+}
+
+void VecEnv::send_device(const int32_t* actions, const float* paddle_strengths, void* stream) {
+  if (config_.device.kind == Device::Kind::cpu) {
+    send(actions, paddle_strengths, stream);
+    return;
+  }
+  if (sent_.valid()) {
+    throw Error("send: the step sent before has not been received; call recv() first");
+  }
+  storage_->step(actions, paddle_strengths, true, stream);
+  last_stream_ = stream;
+  sent_error_ = nullptr;
+  sent_ = std::async(std::launch::deferred, [] {});  // the launch returned at once already
 }
 
 void VecEnv::recv() {
@@ -423,9 +437,9 @@ void VecEnv::step_env(int env, int32_t action, float paddle_strength) {
   check_status(storage_->step_one(env, action, paddle_strength));
 }
 
-void VecEnv::check_actions(const int32_t* actions, const float* paddle_strengths) const {
+void VecEnv::check_actions(const int32_t* actions, const float* paddle_strengths, int count) const {
   const int n_actions = int(action_set_.size());
-  for (int i = 0; i < num_envs(); ++i) {
+  for (int i = 0; i < count; ++i) {
     if (actions[i] < 0 || actions[i] >= n_actions) {
       throw Error("actions[" + std::to_string(i) + "]: " + std::to_string(actions[i]) +
                   " is out of range; expected 0-" + std::to_string(n_actions - 1) + " ('" + game_ +
@@ -439,7 +453,7 @@ void VecEnv::check_actions(const int32_t* actions, const float* paddle_strengths
 
 void VecEnv::step(const int32_t* actions, const float* paddle_strengths, void* stream) {
   wait_for_sent();
-  check_actions(actions, paddle_strengths);
+  check_actions(actions, paddle_strengths, num_envs());
   check_status(storage_->step(actions, paddle_strengths, false, stream));
   last_stream_ = stream;
 }

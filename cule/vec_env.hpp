@@ -90,14 +90,23 @@ class VecEnv {
   //! Throws cule::Error for bad actions, or if a sent step was not received.
   void send(const int32_t* actions, const float* paddle_strengths = nullptr,
             void* stream = nullptr);
+  //! send() with the actions (and strengths) in the device's memory, as
+  //! step_device() takes them (on CPU: send()).
+  void send_device(const int32_t* actions, const float* paddle_strengths = nullptr,
+                   void* stream = nullptr);
   //! Waits for the step send() started; rethrows what it threw. Throws
   //! cule::Error when no step was sent.
   void recv();
 
+  //! Throws cule::Error for an action index out of range or a strength not
+  //! finite among the first `count` (host memory).
+  void check_actions(const int32_t* actions, const float* paddle_strengths, int count) const;
+
   //! One environment's reset (rebuilt from the ROM with *seed first when
   //! given) or step, run on the calling thread, with nothing checked: the
   //! tasks of cule::AsyncVecEnv. Calls for different environments may run at
-  //! once on different threads; nothing else may run meanwhile. CPU only.
+  //! once on different threads, and other environments' buffer rows may be
+  //! read meanwhile; no other call may run. CPU only.
   void reset_env(int env, const uint64_t* seed);
   void step_env(int env, int32_t action, float paddle_strength);
 
@@ -189,8 +198,6 @@ class VecEnv {
  private:
   // Throws cule::Error unless 0 <= env < num_envs().
   void check_env(int env) const;
-  // Throws cule::Error for an action index out of range.
-  void check_actions(const int32_t* actions, const float* paddle_strengths) const;
   // What a failed mode selection (status not ok) means, for an error.
   std::string mode_failure(ModeStatus status) const;
   // Throws cule::Error when a mode selection failed.

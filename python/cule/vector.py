@@ -227,7 +227,6 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         core = _core.AsyncVecEnv if asynchronous else _core.VecEnv
         self._env = core(resolve_roms(game), int(num_envs), device=device, **options)
         self._async = asynchronous
-        self._device_step_sent = False  # step_async queued device actions
         self.num_envs = self._env.num_envs
         self.batch_size = self._env.batch_size if asynchronous else self.num_envs
         self.device = self._env.device
@@ -246,7 +245,7 @@ class VectorEnv(gymnasium.vector.VectorEnv):
             self.single_action_space = Discrete(len(self._env.action_set))
         self.observation_space = batch_space(self.single_observation_space, self.batch_size)
         self.action_space = batch_space(self.single_action_space, self.batch_size)
-        self._env_ids = self._env.env_ids if asynchronous else np.arange(self.num_envs, dtype=np.int32)
+        self._env_ids = np.arange(self.num_envs, dtype=np.int32)
 
     @property
     def core(self) -> _core.VecEnv | _core.AsyncVecEnv:
@@ -265,7 +264,9 @@ class VectorEnv(gymnasium.vector.VectorEnv):
             "lives": env.lives,
             "episode_frame_number": env.episode_frame_numbers,
             "frame_number": env.frame_numbers,
-            "env_id": self._env_ids,
+            # Asynchronous batches: a new array each time, as AtariVectorEnv's
+            # (ids kept from one batch must not become the next one's).
+            "env_id": env.env_ids.copy() if self._async else self._env_ids,
         }
         if self.autoreset_mode == AutoresetMode.SAME_STEP and self._on_cuda:
             # On the device the mask is not looked at (that would wait for
@@ -327,47 +328,40 @@ class VectorEnv(gymnasium.vector.VectorEnv):
             return self.step_wait()
         env = self._env
         actions, strengths = self._step_inputs(actions)
-        if not self._queue_device_step(actions, strengths):
-            stream = _current_stream(self.device) if self._on_cuda else 0
+        stream = _current_stream(self.device) if self._on_cuda else 0
+        on_device = self._device_actions_of(actions, strengths)
+        if on_device is not None:
+            env.step_device(*on_device, stream=stream)
+        else:
             env.step(np.asarray(actions), _host(strengths), stream=stream)
         return env.observations, env.rewards, env.terminated, env.truncated, self._info()
 
-    def _queue_device_step(self, actions, strengths) -> bool:
-        """Queues a step on the current stream where the actions are in the
-        CUDA environment's memory (it returns at once: nothing waits for the
-        device); False, doing nothing, where they are not."""
+    def _device_actions_of(self, actions, strengths):
+        """(action address, strength address) where the actions are in the CUDA
+        environment's memory, else None."""
         interface = getattr(actions, "__cuda_array_interface__", None) if self._on_cuda else None
         if interface is None:
-            return False
-        self._env.step_device(
-            _device_actions(interface, self.num_envs, actions),
-            _device_strengths(strengths),
-            stream=_current_stream(self.device),
-        )
-        return True
+            return None
+        return _device_actions(interface, self.num_envs, actions), _device_strengths(strengths)
 
     def step_async(self, actions) -> None:
         """Starts a step and returns at once (the environments run on their
         own threads, or the device, meanwhile); ``step_wait()`` returns its
         results. The arrays must not be read in between."""
-        if self._device_step_sent:
-            raise ValueError("send: the step sent last was not received; call step_wait() first")
         actions, strengths = self._step_inputs(actions)
         if self._async:
             self._env.send(np.asarray(actions), _host(strengths))
-        elif self._queue_device_step(actions, strengths):
-            self._device_step_sent = True
+            return
+        stream = _current_stream(self.device) if self._on_cuda else 0
+        on_device = self._device_actions_of(actions, strengths)
+        if on_device is not None:
+            self._env.send_device(*on_device, stream=stream)
         else:
-            stream = _current_stream(self.device) if self._on_cuda else 0
             self._env.send(np.asarray(actions), _host(strengths), stream=stream)
 
     def step_wait(self):
         """The results of the step ``step_async`` started."""
-        if self._device_step_sent:
-            # Queued on the stream: its buffers are read in stream order.
-            self._device_step_sent = False
-        else:
-            self._env.recv()
+        self._env.recv()
         env = self._env
         return env.observations, env.rewards, env.terminated, env.truncated, self._info()
 

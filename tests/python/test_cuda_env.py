@@ -143,7 +143,7 @@ def test_step_async_with_device_actions_gives_what_the_cpu_backend_gives():
         for name, a, b in zip(("obs", "reward", "terminated", "truncated"), c[:4], g[:4]):
             np.testing.assert_array_equal(a, b.copy_to_host(), err_msg=f"{name} at step {step}")
     gpu.step_async(torch.zeros(16, dtype=torch.int32, device="cuda"))
-    with pytest.raises(ValueError, match="send: the step sent last was not received"):
+    with pytest.raises(ValueError, match="send: the step sent before has not been received"):
         gpu.step_async(torch.zeros(16, dtype=torch.int32, device="cuda"))
     gpu.step_wait()
     with pytest.raises(ValueError, match="recv"):

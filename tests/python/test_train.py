@@ -168,6 +168,7 @@ def test_actions_are_drawn_from_the_policy(tmp_path):
         (["--device", "tpu"], "device"),
         (["--game", "no_such_game", "--total-timesteps", "8"], "no_such_game"),
         (["--eval", "/nonexistent/checkpoint.pt"], "checkpoint"),
+        (["--num-envs", "4", "--env-option", "batch_size=2", "--total-timesteps", "8"], "batch_size"),
     ],
 )
 def test_cli_rejects_bad_arguments_by_name(argv, message, capsys, tmp_path):

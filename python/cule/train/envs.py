@@ -29,6 +29,11 @@ class EnvTensors:
     tensors aliasing its own buffers."""
 
     def __init__(self, game: str, num_envs: int, device: str, seed: int, **options):
+        if options.get("batch_size", 0) not in (0, num_envs):
+            raise ValueError(
+                f"batch_size: {options['batch_size']} of {num_envs} environments makes asynchronous "
+                f"batches, and the trainer steps all its environments together; expected 0 or {num_envs}"
+            )
         self.env = cule.make(game, num_envs, device=device, seed=seed, **options)
         self.core = self.env.core
         self.device = torch_device(device)
