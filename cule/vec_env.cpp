@@ -430,10 +430,13 @@ void VecEnv::reset(const uint8_t* mask, const uint64_t* seeds, void* stream) {
 }
 
 void VecEnv::reset_env(int env, const uint64_t* seed) {
+  check_env(env);
   check_status(storage_->reset_one(env, seed, config_.mode, config_.difficulty));
 }
 
 void VecEnv::step_env(int env, int32_t action, float paddle_strength) {
+  check_env(env);
+  check_actions(&action, &paddle_strength, 1);
   check_status(storage_->step_one(env, action, paddle_strength));
 }
 

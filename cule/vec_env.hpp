@@ -103,10 +103,11 @@ class VecEnv {
   void check_actions(const int32_t* actions, const float* paddle_strengths, int count) const;
 
   //! One environment's reset (rebuilt from the ROM with *seed first when
-  //! given) or step, run on the calling thread, with nothing checked: the
-  //! tasks of cule::AsyncVecEnv. Calls for different environments may run at
-  //! once on different threads, and other environments' buffer rows may be
-  //! read meanwhile; no other call may run. CPU only.
+  //! given) or step, run on the calling thread: the tasks of
+  //! cule::AsyncVecEnv. Calls for different environments may run at once on
+  //! different threads, and other environments' buffer rows may be read
+  //! meanwhile; no other call may run. Throws cule::Error for an environment
+  //! or action out of range. CPU only.
   void reset_env(int env, const uint64_t* seed);
   void step_env(int env, int32_t action, float paddle_strength);
 

@@ -175,6 +175,16 @@ TEST(AsyncVecEnv, ProtocolErrors) {
   env.recv();
 }
 
+TEST(AsyncVecEnv, OneEnvironmentsTasksCheckTheirArguments) {
+  VecEnv env(tetris(), busy_config());
+  EXPECT_THROW(env.step_env(6, 0, 1.0f), Error);
+  EXPECT_THROW(env.step_env(-1, 0, 1.0f), Error);
+  EXPECT_THROW(env.step_env(0, int32_t(env.action_set().size()), 1.0f), Error);
+  EXPECT_THROW(env.reset_env(6, nullptr), Error);
+  env.step_env(5, 1, 1.0f);
+  env.reset_env(5, nullptr);
+}
+
 TEST(AsyncVecEnv, OptionsItCannotRunAreErrors) {
   EnvConfig config = busy_config();
   config.batch_size = 7;  // more than num_envs

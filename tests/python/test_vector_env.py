@@ -305,8 +305,10 @@ def test_asynchronous_batches_follow_atari_vector_envs_protocol():
     for _ in range(120):
         ids = info["env_id"]
         assert len(set(ids.tolist())) == 2, "an environment at most once per batch"
+        # Views the caller may write into: send() still steps the environments received.
+        ids[:] = 0
+        env.core.env_ids[:] = 0
         env.send(rng.integers(env.single_action_space.n, size=2))
-        ids[:] = 0  # the caller's copy: the environments stepped stay those received
         obs, rewards, terminated, truncated, info = env.recv()
         assert info["env_id"] is not ids, "a new array for each batch, as AtariVectorEnv's"
         steps[info["env_id"]] += 1
