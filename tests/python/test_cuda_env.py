@@ -19,6 +19,21 @@ needs_gpu = pytest.mark.skipif(
 )
 
 
+def _cpu_and_gpu(rom, num_envs, reset_seed, **options):
+    """The same environments on the CPU and on the GPU, both reset with `reset_seed`."""
+    cpu = cule.make(rom, num_envs, device="cpu", **options)
+    gpu = cule.make(rom, num_envs, device="cuda", **options)
+    cpu.reset(seed=reset_seed)
+    gpu.reset(seed=reset_seed)
+    return cpu, gpu
+
+
+def _assert_same_step(cpu_result, gpu_result, step):
+    """A step's observations, rewards and flags alike on both backends."""
+    for name, a, b in zip(("obs", "reward", "terminated", "truncated"), cpu_result[:4], gpu_result[:4]):
+        np.testing.assert_array_equal(a, b.copy_to_host(), err_msg=f"{name} at step {step}")
+
+
 def test_cuda_without_a_device_is_a_clear_error():
     if _core.cuda_device_count() > 0:
         pytest.skip("a CUDA device is present")
@@ -34,17 +49,13 @@ def test_unknown_device_names_the_argument():
 @needs_gpu
 def test_gpu_steps_equal_cpu_steps():
     options = dict(repeat_action_probability=0.25, seed=5)
-    cpu = cule.make(TETRIS, 40, device="cpu", **options)
-    gpu = cule.make(TETRIS, 40, device="cuda", **options)
-    cpu.reset(seed=9)
-    gpu.reset(seed=9)
+    cpu, gpu = _cpu_and_gpu(TETRIS, 40, 9, **options)
     rng = np.random.default_rng(0)
     for step in range(150):
         actions = rng.integers(0, cpu.single_action_space.n, 40)
         c = cpu.step(actions)
         g = gpu.step(actions)
-        for name, a, b in zip(("obs", "reward", "terminated", "truncated"), c[:4], g[:4]):
-            np.testing.assert_array_equal(a, b.copy_to_host(), err_msg=f"{name} at step {step}")
+        _assert_same_step(c, g, step)
         assert c[4].keys() == g[4].keys()
         for key, a in c[4].items():
             b = g[4][key]
@@ -105,10 +116,7 @@ def test_dlpack_export_shares_memory_and_keeps_its_owner():
 def test_a_step_with_device_actions_replays_from_a_torch_cuda_graph():
     torch = pytest.importorskip("torch")
     options = dict(repeat_action_probability=0.25, max_num_frames_per_episode=500, seed=2)
-    cpu = cule.make(TETRIS, 32, device="cpu", **options)
-    gpu = cule.make(TETRIS, 32, device="cuda", **options)
-    cpu.reset(seed=4)
-    gpu.reset(seed=4)
+    cpu, gpu = _cpu_and_gpu(TETRIS, 32, 4, **options)
     torch.cuda.synchronize()
     actions = torch.zeros(32, device="cuda", dtype=torch.int32)
     graph = torch.cuda.CUDAGraph()
@@ -130,18 +138,13 @@ def test_a_step_with_device_actions_replays_from_a_torch_cuda_graph():
 def test_step_async_with_device_actions_gives_what_the_cpu_backend_gives():
     torch = pytest.importorskip("torch")
     options = dict(repeat_action_probability=0.25, max_num_frames_per_episode=400, seed=3)
-    cpu = cule.make(TETRIS, 16, device="cpu", **options)
-    gpu = cule.make(TETRIS, 16, device="cuda", **options)
-    cpu.reset(seed=6)
-    gpu.reset(seed=6)
+    cpu, gpu = _cpu_and_gpu(TETRIS, 16, 6, **options)
     rng = np.random.default_rng(2)
     for step in range(100):
         chosen = rng.integers(0, cpu.single_action_space.n, 16)
         c = cpu.step(chosen)
         gpu.step_async(torch.from_numpy(chosen.astype(np.int32)).cuda())
-        g = gpu.step_wait()
-        for name, a, b in zip(("obs", "reward", "terminated", "truncated"), c[:4], g[:4]):
-            np.testing.assert_array_equal(a, b.copy_to_host(), err_msg=f"{name} at step {step}")
+        _assert_same_step(c, gpu.step_wait(), step)
     gpu.step_async(torch.zeros(16, dtype=torch.int32, device="cuda"))
     with pytest.raises(ValueError, match="send: the step sent before has not been received"):
         gpu.step_async(torch.zeros(16, dtype=torch.int32, device="cuda"))
@@ -165,10 +168,7 @@ def _pong_rom():
 def test_continuous_device_actions_equal_the_cpu_backends():
     torch = pytest.importorskip("torch")
     pong = _pong_rom()  # the radius is the paddles' strength
-    cpu = cule.make(pong, 48, device="cpu", continuous=True, seed=3)
-    gpu = cule.make(pong, 48, device="cuda", continuous=True, seed=3)
-    cpu.reset(seed=6)
-    gpu.reset(seed=6)
+    cpu, gpu = _cpu_and_gpu(pong, 48, 6, continuous=True, seed=3)
     rng = np.random.default_rng(2)
     for step in range(100):
         # Points well inside or outside the threshold, so that the device's
@@ -178,7 +178,5 @@ def test_continuous_device_actions_equal_the_cpu_backends():
             axis=1,
         ).astype(np.float32)
         c = cpu.step(actions)
-        g = gpu.step(torch.from_numpy(actions).cuda())
-        for name, a, b in zip(("obs", "reward", "terminated", "truncated"), c[:4], g[:4]):
-            np.testing.assert_array_equal(a, b.copy_to_host(), err_msg=f"{name} at step {step}")
+        _assert_same_step(c, gpu.step(torch.from_numpy(actions).cuda()), step)
     gpu.core.check_device_errors()
