@@ -47,7 +47,9 @@ AsyncVecEnv::AsyncVecEnv(const std::vector<Rom>& roms, const EnvConfig& config)
   received_.assign(size_t(batch_size_), 0);
   env_ids_.assign(size_t(batch_size_), 0);
 
-  const int threads = config.num_threads > 0 ? config.num_threads : hardware_threads();
+  // As AtariVectorEnv's default: no more workers than a batch has rows.
+  const int threads =
+      config.num_threads > 0 ? config.num_threads : std::min(batch_size_, hardware_threads());
   try {
     for (int t = 0; t < threads; ++t) {
       workers_.emplace_back([this] { work(); });

@@ -21,8 +21,9 @@ struct Device {
 
 struct EnvConfig {
   int num_envs = 1;
-  //! Worker threads of the CPU backend (0: one per hardware thread); a
-  //! VecEnv counts the calling thread among them, an AsyncVecEnv does not.
+  //! Worker threads of the CPU backend (0: one per hardware thread, for an
+  //! AsyncVecEnv at most batch_size); a VecEnv counts the calling thread
+  //! among them, an AsyncVecEnv does not.
   //! Results do not depend on it.
   int num_threads = 0;
   //! Worker t runs on core thread_affinity_offset + t (cule::pin_to_core);

@@ -12,6 +12,7 @@
 
 #include "cule/async_vec_env.hpp"
 #include "cule/error.hpp"
+#include "cule/thread_pool.hpp"
 #include "cule/vec_env.hpp"
 #include "testdata.hpp"
 
@@ -201,6 +202,15 @@ TEST(AsyncVecEnv, OptionsItCannotRunAreErrors) {
   config.device = Device::cpu();
   config.thread_affinity_offset = -2;
   EXPECT_THROW(AsyncVecEnv(tetris(), config), Error);
+}
+
+TEST(AsyncVecEnv, DefaultThreadsAreAtMostABatch) {
+  EnvConfig config = busy_config();
+  config.num_threads = 0;
+  config.batch_size = 1;
+  EXPECT_EQ(AsyncVecEnv(tetris(), config).num_threads(), 1);
+  config.batch_size = 5;
+  EXPECT_EQ(AsyncVecEnv(tetris(), config).num_threads(), std::min(5, hardware_threads()));
 }
 
 TEST(AsyncVecEnv, PinnedThreadsGiveTheSameRuns) {
