@@ -4,7 +4,11 @@ exactly what drawing every frame, as ALE does, gives.
 A step runs its skipped frames undrawn and runs again, drawing all, when that
 could show (a frame that ends partial greys out from the old buffer; a drawn
 frame may end short of what an undrawn one reached). Sticky actions, an odd
-frame skip, truncations and same-step resets put those cases in the run."""
+frame skip, truncations and same-step resets put those cases in the run.
+
+Resets run whole: a copied reset leaves what a whole one leaves
+(test_reset_copies.py), and building the copies would take most of this
+test's time."""
 
 import pytest
 
@@ -19,6 +23,7 @@ OPTIONS = dict(
     repeat_action_probability=0.25,
     max_num_frames_per_episode=1500,
     autoreset_mode="SameStep",
+    run_full_resets=True,
 )
 NUM_ENVS, STEPS = 3, 150
 
