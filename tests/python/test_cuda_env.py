@@ -180,3 +180,15 @@ def test_continuous_device_actions_equal_the_cpu_backends():
         c = cpu.step(actions)
         _assert_same_step(c, gpu.step(torch.from_numpy(actions).cuda()), step)
     gpu.core.check_device_errors()
+
+
+@needs_gpu
+def test_cule_bench_measures_the_gpu(capsys):
+    """cule-bench on the device, its actions CUDA tensors where torch is
+    installed: a row of frames/s per count of environments."""
+    from cule import bench
+
+    bench.main(["--game", TETRIS, "--device", "cuda", "--envs", "64,256", "--steps", "3", "--peers", "none"])
+    rows = [line.split("|") for line in capsys.readouterr().out.splitlines() if line.startswith(f"| {TETRIS} |")]
+    assert [int(row[2]) for row in rows] == [64, 256]
+    assert all(float(row[3]) > 0 for row in rows)
