@@ -15,6 +15,19 @@ from cule._core import (
 )
 
 
+def _register_gymnasium_ids() -> None:
+    """cule/<Game>-v5 for gymnasium.make_vec (cule.registration), where
+    Gymnasium is installed."""
+    try:
+        from cule.registration import register_envs
+    except ImportError:
+        return
+    register_envs()
+
+
+_register_gymnasium_ids()
+
+
 def make(*args, **kwargs):
     """A Gymnasium vector environment of a game: see cule.vector.make."""
     from cule.vector import make as _make

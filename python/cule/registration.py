@@ -1,0 +1,64 @@
+"""Gymnasium ids for cule's environments: ``cule/<Game>-v5`` for each game of
+``cule.list_games()``, registered when cule is imported, as ale-py registers
+``ALE/<Game>-v5``, and with its options: sticky actions 0.25, frame skip 4,
+the minimal action set, at most 108,000 frames an episode, and otherwise
+AtariVectorEnv's defaults (84x84 grayscale, max-pool, a stack of 4, ...), as
+ale-py's ``gymnasium.make_vec("ALE/<Game>-v5")`` gives them.
+
+    import gymnasium, cule
+    envs = gymnasium.make_vec("cule/Pong-v5", num_envs=4096, device="cuda")
+
+Options given to ``make_vec`` go to ``cule.make``. The ids are batches only
+(Gymnasium's ``vector_entry_point``): ``gymnasium.make`` of one, or
+``make_vec`` with ``vectorization_mode="sync"`` or ``"async"``, raises an
+error that says so.
+"""
+
+from __future__ import annotations
+
+import gymnasium
+
+from cule import _core
+
+#: The options of ale-py's ``ALE/<Game>-v5`` registrations.
+V5_KWARGS = dict(
+    repeat_action_probability=0.25,
+    full_action_space=False,
+    frameskip=4,
+    max_num_frames_per_episode=108_000,
+)
+
+
+def env_name(game: str) -> str:
+    """The name of an ale-py game id in Gymnasium ids, as ale-py writes it:
+    'space_invaders' is 'SpaceInvaders'."""
+    return game.title().replace("_", "")
+
+
+def env_id(game: str) -> str:
+    """cule's Gymnasium id of an ale-py game id: 'pong' is 'cule/Pong-v5'."""
+    return f"cule/{env_name(game)}-v5"
+
+
+class _BatchesOnly:
+    """The ids' single-environment entry point: an error naming make_vec."""
+
+    def __init__(self, game: str):
+        self.game = game
+
+    def __call__(self, **kwargs):
+        raise gymnasium.error.Error(
+            f"{env_id(self.game)} is a batch of environments: make it with "
+            f"gymnasium.make_vec({env_id(self.game)!r}, num_envs=N) (or cule.make({self.game!r}, N))"
+        )
+
+
+def register_envs() -> None:
+    """Registers ``cule/<Game>-v5`` for every game of cule.list_games()."""
+    for game in _core.list_games():
+        gymnasium.register(
+            id=env_id(game),
+            entry_point=_BatchesOnly(game),
+            vector_entry_point="cule.vector:VectorEnv",
+            kwargs=dict(game=game, **V5_KWARGS),
+        )
