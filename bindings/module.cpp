@@ -665,6 +665,16 @@ views that every reset and step rewrites in place.)doc");
           },
           py::arg("env"), "One environment's last frame as palette indices; a read-only view.")
       .def(
+          "screen_rgb",
+          [](const VecEnv& e, int env) {
+            py::array_t<uint8_t> out({e.screen_height(), cule::kScreenWidth, 3});
+            e.screen_rgb(env, out.mutable_data());
+            return out;
+          },
+          py::arg("env"),
+          "One environment's last frame in RGB with its game's palette, shape (height, 160, "
+          "3), as ALE's getScreenRGB; a new array.")
+      .def(
           "ram",
           [](py::object self, int env) {
             const auto& e = self.cast<const VecEnv&>();

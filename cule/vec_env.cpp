@@ -407,6 +407,14 @@ const uint8_t* VecEnv::screen(int env) const {
   return storage_->screen(env);
 }
 
+void VecEnv::screen_rgb(int env, uint8_t* out) const {
+  const uint8_t* pixels = screen(env);
+  const Palette* palette = games_[size_t(game_of(env))].setup.palette;
+  for (int i = 0; i < setup_.screen_height * kScreenWidth; ++i) {
+    palette_rgb(palette, pixels[i], out + 3 * i);
+  }
+}
+
 const uint8_t* VecEnv::ram(int env) const {
   check_env(env);
   wait_for_sent();

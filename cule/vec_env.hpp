@@ -157,6 +157,9 @@ class VecEnv {
   //! call of screen or ram).
   const uint8_t* screen(int env) const;
   int screen_height() const { return setup_.screen_height; }
+  //! The screen of one environment in RGB (screen_height() x 160 x 3 bytes
+  //! into `out`), with its game's palette, as ALE's getScreenRGB.
+  void screen_rgb(int env, uint8_t* out) const;
   //! One environment's RIOT RAM (128 bytes), in host memory as screen().
   const uint8_t* ram(int env) const;
 

@@ -15,6 +15,10 @@ PyTorch's current stream, and actions may be an int32 CUDA tensor.
 (radius, angle, fire), mapped to one of the 18 joystick actions and a paddle
 strength as ale-py maps them (NumPy on the host; PyTorch on a tensor's device).
 
+``render_mode="rgb_array"`` makes ``render()`` return each environment's
+last frame in RGB, as ALE's getScreenRGB (Gymnasium's vector ``RecordVideo``
+and ``HumanRendering`` wrappers take them).
+
 ``batch_size`` below ``num_envs`` makes the batches asynchronous, as
 AtariVectorEnv's (and EnvPool's): the environments run on their own threads,
 each step returns the first ``batch_size`` of them to finish, named by
@@ -207,7 +211,7 @@ class VectorEnv(gymnasium.vector.VectorEnv):
     """A batch of ALE environments of one game (or of several, given a list:
     consecutive environments share a game), in Gymnasium's vector API."""
 
-    metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP}
+    metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": ["rgb_array"]}
 
     def __init__(self, game: str | bytes | os.PathLike | list, num_envs: int = 1, *, device: str = "cpu", **options: Any):
         if "grayscale" in options:  # AtariVectorEnv's spelling
@@ -220,10 +224,21 @@ class VectorEnv(gymnasium.vector.VectorEnv):
             )
         if self.continuous:  # as AtariVectorEnv: every joystick action is reachable
             options["full_action_space"] = True
+        self.render_mode = options.pop("render_mode", None)
+        if self.render_mode not in (None, "rgb_array"):
+            raise ValueError(
+                f"render_mode: {self.render_mode!r} is not a render mode of cule's environments; expected "
+                f"None or 'rgb_array' (gymnasium.wrappers.vector.HumanRendering shows those in a window)"
+            )
         # AtariVectorEnv's batch_size: fewer than num_envs makes the batches
         # asynchronous (each holds the first environments to finish).
         batch_size = options.get("batch_size", 0)
         asynchronous = isinstance(batch_size, (int, np.integer)) and 0 < batch_size < int(num_envs)
+        if asynchronous and self.render_mode is not None:
+            raise ValueError(
+                f"render_mode: asynchronous batches ({batch_size} of {num_envs}) have environments running "
+                f"while a batch is out, so none can be drawn; leave render_mode None or batch_size 0"
+            )
         core = _core.AsyncVecEnv if asynchronous else _core.VecEnv
         self._env = core(resolve_roms(game), int(num_envs), device=device, **options)
         self._async = asynchronous
@@ -232,7 +247,9 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         self.device = self._env.device
         self._on_cuda = self.device.startswith("cuda")
         self.autoreset_mode = AutoresetMode(self._env.autoreset_mode)
-        self.metadata = dict(self.metadata, autoreset_mode=self.autoreset_mode)
+        # A step is frameskip frames of a 60 Hz picture: videos play in real time.
+        render_fps = max(1, 60 // int(options.get("frameskip", 4)))
+        self.metadata = dict(self.metadata, autoreset_mode=self.autoreset_mode, render_fps=render_fps)
         self.single_observation_space = Box(0, 255, tuple(self._env.observation_shape), np.uint8)
         if self.continuous:  # radius, angle, fire
             self.single_action_space = Box(
@@ -372,6 +389,15 @@ class VectorEnv(gymnasium.vector.VectorEnv):
     def recv(self):
         """AtariVectorEnv's name for ``step_wait``."""
         return self.step_wait()
+
+    def render(self) -> tuple[np.ndarray, ...] | None:
+        """With ``render_mode="rgb_array"``, each environment's last frame in
+        RGB, arrays of shape (height, 160, 3) as ALE's getScreenRGB gives
+        them, one per environment (``gymnasium.wrappers.vector.RecordVideo``
+        records them); else None. On a GPU each is copied from the device."""
+        if self.render_mode is None:
+            return None
+        return tuple(self._env.screen_rgb(i) for i in range(self.num_envs))
 
     def close_extras(self, **kwargs):
         self._env = None

@@ -192,3 +192,15 @@ def test_cule_bench_measures_the_gpu(capsys):
     rows = [line.split("|") for line in capsys.readouterr().out.splitlines() if line.startswith(f"| {TETRIS} |")]
     assert [int(row[2]) for row in rows] == [64, 256]
     assert all(float(row[3]) > 0 for row in rows)
+
+
+@needs_gpu
+def test_gpu_renders_the_cpus_frames():
+    cpu, gpu = _cpu_and_gpu(TETRIS, 4, 2, render_mode="rgb_array")
+    rng = np.random.default_rng(3)
+    for _ in range(20):
+        actions = rng.integers(0, cpu.single_action_space.n, 4)
+        cpu.step(actions)
+        gpu.step(actions)
+    for i, (a, b) in enumerate(zip(cpu.render(), gpu.render())):
+        np.testing.assert_array_equal(a, b, err_msg=f"environment {i}")
