@@ -9,15 +9,10 @@ from typing import Any, Optional
 import numpy as np
 import torch
 
-import cule
 from cule.train.config import Config
 from cule.train.envs import EnvTensors
 from cule.train.model import sample_actions
 from cule.train.trainer import build_model, default_run_dir, load_checkpoint
-
-#: ALE's PAL screens are 250 rows or more; NTSC ones at most 220.
-_PAL_ROWS = 240
-
 
 def write_video(path: str, frames: list[np.ndarray], fps: int) -> None:
     """A GIF or MP4 of RGB frames (imageio; MP4 needs imageio-ffmpeg)."""
@@ -50,7 +45,6 @@ def evaluate(checkpoint: str, episodes: int = 1, video: Optional[str] = None, gr
     generator = torch.Generator(device=env.device)
     generator.manual_seed(seed)
     frames: list[np.ndarray] = []
-    palette = None
     returns = []
     steps = 0
     with torch.no_grad():
@@ -60,10 +54,7 @@ def evaluate(checkpoint: str, episodes: int = 1, video: Optional[str] = None, gr
             env.step(action)
             steps += 1
             if video is not None and not returns:
-                screen = np.asarray(env.core.screen(0))
-                if palette is None:
-                    palette = cule.palette_rgb(pal=screen.shape[0] >= _PAL_ROWS)
-                frames.append(palette[screen])
+                frames.append(env.core.screen_rgb(0))  # with the game's palette
             if bool(env.terminated[0] | env.truncated[0]):
                 returns.append(float(env.episode_returns[0]))
     if video is not None:
