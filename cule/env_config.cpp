@@ -36,7 +36,7 @@ EnvConfig EnvConfig::v5(int num_envs) {
   c.use_fire_reset = false;
   c.reward_clipping = false;
   c.obs_type = ObsType::rgb;
-  c.img_height = 210;
+  c.img_height = 0;  // the screen's
   c.img_width = kScreenWidth;
   c.maxpool = false;
   c.stack_num = 1;
@@ -71,8 +71,8 @@ void EnvConfig::validate() const {
   require(!(episodic_life && life_loss_info),
           "episodic_life and life_loss_info: choose one (both signal a lost life)");
   if (obs_type != ObsType::ram) {
-    require(img_height >= 1 && img_height <= kPalDefaultHeight,
-            "img_height: " + std::to_string(img_height) + " must be in 1-" +
+    require(img_height >= 0 && img_height <= kPalDefaultHeight,
+            "img_height: " + std::to_string(img_height) + " must be 0 (the screen's) or in 1-" +
                 std::to_string(kPalDefaultHeight) + " (frames are shrunk, never enlarged)");
     require(img_width >= 1 && img_width <= kScreenWidth,
             "img_width: " + std::to_string(img_width) + " must be in 1-" +

@@ -63,6 +63,7 @@ struct EnvConfig {
 
   ObsType obs_type = ObsType::grayscale;
   //! The observed frame's size; frames are shrunk with area averaging.
+  //! img_height 0: the screen's own height (210 rows, 250 for PAL games).
   int img_height = 84;
   int img_width = 84;
   //! Each observed frame is the pixel-wise maximum of the step's last two.
@@ -87,8 +88,9 @@ struct EnvConfig {
   bool run_full_resets = false;
 
   //! Gymnasium's ALE/<Game>-v5 (ale_py.env.AtariEnv as registered): frame
-  //! skip 4, sticky actions 0.25, minimal actions, 108,000 frames, 210 x 160
-  //! RGB frames, no max-pool, stacking, no-ops, fire reset or clipping.
+  //! skip 4, sticky actions 0.25, minimal actions, 108,000 frames, the
+  //! screen's RGB frames (210 x 160, 250 x 160 for PAL games), no max-pool,
+  //! stacking, no-ops, fire reset or clipping.
   static EnvConfig v5(int num_envs = 1);
 
   //! Throws cule::Error naming the first option that is out of range or

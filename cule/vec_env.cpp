@@ -255,6 +255,7 @@ VecEnv::VecEnv(const std::vector<Rom>& roms, const EnvConfig& config)
     s.frame_bytes = 128;
     s.channels = 0;
   } else {
+    if (config_.img_height == 0) config_.img_height = height;
     if (config_.img_height > height) {
       throw Error("img_height: " + std::to_string(config_.img_height) + " is taller than '" +
                   game_ + "''s " + std::to_string(height) +

@@ -593,6 +593,7 @@ TEST(VecEnv, RejectsBadOptions) {
       {"stack_num", [](EnvConfig& c) { c.stack_num = 0; }},
       {"repeat_action_probability", [](EnvConfig& c) { c.repeat_action_probability = 1.5f; }},
       {"img_height", [](EnvConfig& c) { c.img_height = 211; }},
+      {"img_height", [](EnvConfig& c) { c.img_height = -1; }},
       {"img_width", [](EnvConfig& c) { c.img_width = 161; }},
       {"episodic_life", [](EnvConfig& c) { c.episodic_life = c.life_loss_info = true; }},
       {"mode", [](EnvConfig& c) { c.mode = 3; }},  // tetris has mode 0 only
@@ -606,6 +607,28 @@ TEST(VecEnv, RejectsBadOptions) {
   EnvConfig c;
   c.device = Device::cuda(0);
   EXPECT_THROW(VecEnv(tetris(), c), DeviceError);
+}
+
+// img_height 0 keeps the screen's height: frames as ALE's getScreenRGB gives
+// them, unresized.
+TEST(VecEnv, ImgHeightZeroKeepsTheScreensHeight) {
+  EnvConfig config = EnvConfig::v5(2);
+  ASSERT_EQ(config.img_height, 0);
+  VecEnv env(tetris(), config);
+  const int height = env.screen_height();
+  EXPECT_EQ(env.config().img_height, height);
+  EXPECT_EQ(env.observation_shape(), (std::vector<int64_t>{1, height, kScreenWidth, 3}));
+  std::vector<int32_t> actions{1, 2};
+  std::vector<uint8_t> rgb(size_t(height) * kScreenWidth * 3);
+  for (int t = 0; t < 30; ++t) {
+    env.step(actions.data());
+    for (int i = 0; i < 2; ++i) {
+      env.screen_rgb(i, rgb.data());
+      ASSERT_EQ(0, std::memcmp(env.observations() + size_t(i) * env.observation_bytes(), rgb.data(),
+                               rgb.size()))
+          << "environment " << i << ", step " << t;
+    }
+  }
 }
 
 TEST(VecEnv, RejectsRomsWithoutGameSettings) {

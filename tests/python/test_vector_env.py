@@ -71,6 +71,25 @@ def test_v5_preset_is_gymnasiums():
     assert spec.max_episode_steps is None or spec.max_episode_steps * 4 >= 108000
 
 
+@pytest.mark.parametrize("game", ["Breakout", "AirRaid"])  # a 210-line screen and a PAL one of 250
+def test_v5_preset_gives_atari_envs_frames(game):
+    """The preset's observations are AtariEnv's: the whole RGB screen,
+    step by step (sticky actions off: each library draws its own)."""
+    atari_env = pytest.importorskip("ale_py.env", reason="ale-py's AtariEnv is the reference")
+    ale = atari_env.AtariEnv(cule.vector.game_id(game), repeat_action_probability=0.0)
+    want, info = ale.reset(seed=5)
+    env = cule.make(f"ALE/{game}-v5", repeat_action_probability=0.0)
+    assert env.single_observation_space.shape == (1, *want.shape)
+    # AtariEnv seeds ALE with a number drawn from the seed (info["seeds"]).
+    got, _ = env.reset(seed=int(np.uint32(info["seeds"][1])))
+    rng = np.random.default_rng(2)
+    for step in range(60):
+        np.testing.assert_array_equal(got[0, 0], want, err_msg=f"{game} step {step}")
+        action = int(rng.integers(env.single_action_space.n))
+        got = env.step(np.array([action]))[0]
+        want = ale.step(action)[0]
+
+
 def test_seeded_resets_repeat_and_differ():
     def run(seed):
         env = cule.make("breakout", 2, repeat_action_probability=0.25, noop_max=30)
