@@ -359,6 +359,8 @@ cule::EnvConfig env_config(int num_envs, const py::kwargs& options) {
       c.difficulty = v.is_none() ? -1 : v.cast<int>();
     else if (key == "max_num_frames_per_episode")
       c.max_num_frames_per_episode = v.is_none() ? 0 : v.cast<int>();
+    else if (key == "count_reset_frames")
+      c.count_reset_frames = v.cast<bool>();
     else if (key == "noop_max")
       c.noop_max = v.cast<int>();
     else if (key == "use_fire_reset")
@@ -674,6 +676,16 @@ views that every reset and step rewrites in place.)doc");
           py::arg("env"),
           "One environment's last frame in RGB with its game's palette, shape (height, 160, "
           "3), as ALE's getScreenRGB; a new array.")
+      .def(
+          "screen_grayscale",
+          [](const VecEnv& e, int env) {
+            py::array_t<uint8_t> out({e.screen_height(), cule::kScreenWidth});
+            e.screen_grayscale(env, out.mutable_data());
+            return out;
+          },
+          py::arg("env"),
+          "One environment's last frame in grey with its game's palette, shape (height, 160), "
+          "as ALE's getScreenGrayscale; a new array.")
       .def(
           "ram",
           [](py::object self, int env) {

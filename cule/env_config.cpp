@@ -32,6 +32,7 @@ EnvConfig EnvConfig::v5(int num_envs) {
   c.repeat_action_probability = 0.25f;
   c.full_action_space = false;
   c.max_num_frames_per_episode = 108000;
+  c.count_reset_frames = true;
   c.noop_max = 0;
   c.use_fire_reset = false;
   c.reward_clipping = false;

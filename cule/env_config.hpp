@@ -46,8 +46,11 @@ struct EnvConfig {
   int mode = -1;
   int difficulty = -1;
   //! Truncation after this many emulated frames of steps in an episode
-  //! (reset frames not counted; 0: never).
+  //! (reset frames not counted, as AtariVectorEnv; 0: never).
   int max_num_frames_per_episode = 108000;
+  //! Truncation counts the frames of ALE's reset too: at the episode frame
+  //! number max_num_frames_per_episode, as ALE's own limit (AtariEnv).
+  bool count_reset_frames = false;
   //! A reset plays 0 to noop_max - 1 no-op frames, drawn per reset.
   int noop_max = 30;
   //! A reset presses FIRE for one frame where the game's actions have it
@@ -88,7 +91,8 @@ struct EnvConfig {
   bool run_full_resets = false;
 
   //! Gymnasium's ALE/<Game>-v5 (ale_py.env.AtariEnv as registered): frame
-  //! skip 4, sticky actions 0.25, minimal actions, 108,000 frames, the
+  //! skip 4, sticky actions 0.25, minimal actions, 108,000 frames (of
+  //! the episode frame number, as ALE counts them), the
   //! screen's RGB frames (210 x 160, 250 x 160 for PAL games), no max-pool,
   //! stacking, no-ops, fire reset or clipping.
   static EnvConfig v5(int num_envs = 1);

@@ -244,6 +244,7 @@ VecEnv::VecEnv(const std::vector<Rom>& roms, const EnvConfig& config)
   s.episodic_life = config_.episodic_life;
   s.life_loss_info = config_.life_loss_info;
   s.reward_clipping = config_.reward_clipping;
+  s.count_reset_frames = config_.count_reset_frames;
   s.maxpool = config_.maxpool;
   // Only the last two frames of a step are observed: with frame skip 2 or
   // less every frame is, and drawn.
@@ -414,6 +415,12 @@ void VecEnv::screen_rgb(int env, uint8_t* out) const {
   for (int i = 0; i < setup_.screen_height * kScreenWidth; ++i) {
     palette_rgb(palette, pixels[i], out + 3 * i);
   }
+}
+
+void VecEnv::screen_grayscale(int env, uint8_t* out) const {
+  const uint8_t* pixels = screen(env);
+  const Palette* palette = games_[size_t(game_of(env))].setup.palette;
+  for (int i = 0; i < setup_.screen_height * kScreenWidth; ++i) out[i] = palette->gray[pixels[i]];
 }
 
 const uint8_t* VecEnv::ram(int env) const {

@@ -160,6 +160,8 @@ class VecEnv {
   //! The screen of one environment in RGB (screen_height() x 160 x 3 bytes
   //! into `out`), with its game's palette, as ALE's getScreenRGB.
   void screen_rgb(int env, uint8_t* out) const;
+  //! ... in grey (screen_height() x 160 bytes), as ALE's getScreenGrayscale.
+  void screen_grayscale(int env, uint8_t* out) const;
   //! One environment's RIOT RAM (128 bytes), in host memory as screen().
   const uint8_t* ram(int env) const;
 

@@ -68,6 +68,7 @@ struct EnvSetup {
   uint8_t episodic_life;
   uint8_t life_loss_info;
   uint8_t reward_clipping;
+  uint8_t count_reset_frames;  //!< truncation counts the reset's frames (ALE's own limit)
   uint8_t maxpool;
   uint8_t resize;
   uint8_t draw_all_frames;  //!< draw the frames no observation uses too, as ALE (same results);
@@ -81,7 +82,8 @@ struct EnvEpisode {
   uint64_t resets;          //!< no-op draws so far
   int32_t previous_action;  //!< the ALE action of the last frame (sticky actions)
   int32_t lives;            //!< at the end of the last step
-  int32_t elapsed_frames;   //!< since the episode's first observation (truncation)
+  int32_t elapsed_frames;   //!< since the episode's first observation, or its episode frame
+                            //!< number (count_reset_frames): for truncation
   int32_t length;           //!< agent steps
   float episode_return;
   uint8_t game_over;
@@ -303,7 +305,9 @@ CULE_HD CULE_DEVICE_NOINLINE ModeStatus env_reset(const EnvSetup& s, const EnvBa
   }
   env_observe(s, b, i, false);
 
-  e.elapsed_frames = 0;
+  // ALE's own limit is on the episode frame number, which counts the
+  // reset's frames (ALE's starting actions, the no-ops, FIRE).
+  e.elapsed_frames = s.count_reset_frames ? int32_t(c.episode_frame_number) : 0;
   e.game_over = 0;
   e.life_lost = 0;
   e.lives = ale_lives(c, s.ale);

@@ -1,17 +1,18 @@
 """Gymnasium ids for cule's environments: ``cule/<Game>-v5`` for each game of
 ``cule.list_games()``, registered when cule is imported, as ale-py registers
-``ALE/<Game>-v5``, and with its options: sticky actions 0.25, frame skip 4,
-the minimal action set, at most 108,000 frames an episode, and otherwise
-AtariVectorEnv's defaults (84x84 grayscale, max-pool, a stack of 4, ...), as
-ale-py's ``gymnasium.make_vec("ALE/<Game>-v5")`` gives them.
+``ALE/<Game>-v5``, with its options (sticky actions 0.25, frame skip 4, the
+minimal action set, at most 108,000 frames an episode) and its two entry
+points:
 
     import gymnasium, cule
     envs = gymnasium.make_vec("cule/Pong-v5", num_envs=4096, device="cuda")
+    env = gymnasium.make("cule/Pong-v5")
 
-Options given to ``make_vec`` go to ``cule.make``. The ids are batches only
-(Gymnasium's ``vector_entry_point``): ``gymnasium.make`` of one, or
-``make_vec`` with ``vectorization_mode="sync"`` or ``"async"``, raises an
-error that says so.
+``make_vec`` gives a batch, ``cule.make`` with the other options at
+AtariVectorEnv's defaults (84x84 grayscale, max-pool, a stack of 4, ...) as
+ale-py's ``make_vec("ALE/<Game>-v5")`` gives AtariVectorEnv; options given
+to it go to ``cule.make``. ``make`` gives one environment as ale-py's
+AtariEnv (the RGB screen): ``cule.env.AtariEnv``.
 """
 
 from __future__ import annotations
@@ -40,25 +41,12 @@ def env_id(game: str) -> str:
     return f"cule/{env_name(game)}-v5"
 
 
-class _BatchesOnly:
-    """The ids' single-environment entry point: an error naming make_vec."""
-
-    def __init__(self, game: str):
-        self.game = game
-
-    def __call__(self, **kwargs):
-        raise gymnasium.error.Error(
-            f"{env_id(self.game)} is a batch of environments: make it with "
-            f"gymnasium.make_vec({env_id(self.game)!r}, num_envs=N) (or cule.make({self.game!r}, N))"
-        )
-
-
 def register_envs() -> None:
     """Registers ``cule/<Game>-v5`` for every game of cule.list_games()."""
     for game in _core.list_games():
         gymnasium.register(
             id=env_id(game),
-            entry_point=_BatchesOnly(game),
+            entry_point="cule.env:AtariEnv",
             vector_entry_point="cule.vector:VectorEnv",
             kwargs=dict(game=game, **V5_KWARGS),
         )

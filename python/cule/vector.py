@@ -47,6 +47,7 @@ V5 = dict(
     repeat_action_probability=0.25,
     full_action_space=False,
     max_num_frames_per_episode=108000,
+    count_reset_frames=True,  # ALE's limit, on the episode frame number
     noop_max=0,
     use_fire_reset=False,
     episodic_life=False,

@@ -1,5 +1,6 @@
 """cule/<Game>-v5 in Gymnasium's registry: the ids and options of ale-py's
-ALE/<Game>-v5, and make_vec of one steps as make_vec of ale-py's does."""
+ALE/<Game>-v5, and make_vec of one steps as make_vec of ale-py's does (make
+of one: test_atari_env.py)."""
 
 import gymnasium
 import numpy as np
@@ -24,6 +25,7 @@ def test_every_game_has_the_id_and_options_of_ale_pys():
     for id_, spec in ours.items():
         assert spec.kwargs == ale[id_.replace("cule/", "ALE/", 1)].kwargs, id_
         assert spec.vector_entry_point == "cule.vector:VectorEnv"
+        assert spec.entry_point == "cule.env:AtariEnv"
 
 
 def test_make_vec_steps_as_ale_pys_make_vec():
@@ -53,13 +55,11 @@ def test_make_vec_passes_options_to_cule_make():
         gymnasium.make_vec("cule/Pong-v5", num_envs=1, stack_num=0)
 
 
-@pytest.mark.parametrize("mode", [None, "sync"])
-def test_one_environment_is_an_error_naming_make_vec(mode):
-    with pytest.raises(gymnasium.error.Error, match=r"make_vec\('cule/Pong-v5'"):
-        if mode is None:
-            gymnasium.make("cule/Pong-v5")
-        else:
-            gymnasium.make_vec("cule/Pong-v5", num_envs=2, vectorization_mode=mode)
+def test_make_gives_one_environment_as_ale_pys_make():
+    env = gymnasium.make("cule/Pong-v5")
+    assert isinstance(env.unwrapped, cule.env.AtariEnv)
+    assert env.observation_space == gymnasium.make("ALE/Pong-v5").observation_space
+    assert env.spec.kwargs["repeat_action_probability"] == 0.25
 
 
 def test_ids_follow_ale_pys_names():

@@ -72,22 +72,33 @@ def test_v5_preset_is_gymnasiums():
 
 
 @pytest.mark.parametrize("game", ["Breakout", "AirRaid"])  # a 210-line screen and a PAL one of 250
-def test_v5_preset_gives_atari_envs_frames(game):
-    """The preset's observations are AtariEnv's: the whole RGB screen,
-    step by step (sticky actions off: each library draws its own)."""
+def test_v5_preset_plays_as_atari_env(game):
+    """The preset's steps are AtariEnv's: the whole RGB screen, the reward,
+    the truncation at ALE's episode frame number (Air Raid's reset leaves it
+    at 8), step by step (sticky actions off: each library draws its own),
+    the last step's observation aside."""
     atari_env = pytest.importorskip("ale_py.env", reason="ale-py's AtariEnv is the reference")
-    ale = atari_env.AtariEnv(cule.vector.game_id(game), repeat_action_probability=0.0)
+    options = dict(repeat_action_probability=0.0, max_num_frames_per_episode=202)
+    ale = atari_env.AtariEnv(cule.vector.game_id(game), **options)
     want, info = ale.reset(seed=5)
-    env = cule.make(f"ALE/{game}-v5", repeat_action_probability=0.0)
+    env = cule.make(f"ALE/{game}-v5", autoreset_mode="Disabled", **options)
     assert env.single_observation_space.shape == (1, *want.shape)
     # AtariEnv seeds ALE with a number drawn from the seed (info["seeds"]).
     got, _ = env.reset(seed=int(np.uint32(info["seeds"][1])))
+    np.testing.assert_array_equal(got[0, 0], want)
     rng = np.random.default_rng(2)
-    for step in range(60):
-        np.testing.assert_array_equal(got[0, 0], want, err_msg=f"{game} step {step}")
+    for step in range(100):
         action = int(rng.integers(env.single_action_space.n))
-        got = env.step(np.array([action]))[0]
-        want = ale.step(action)[0]
+        got = env.step(np.array([action]))
+        want = ale.step(action)
+        assert (got[1][0], got[2][0], got[3][0]) == tuple(want[1:4]), f"{game} step {step}"
+        if want[2] or want[3]:
+            # Where a frame within the step ends the episode, the batch's
+            # observation keeps the frame before it (AtariVectorEnv's order)
+            # and AtariEnv's shows that frame (cule.env.AtariEnv does).
+            break
+        np.testing.assert_array_equal(got[0][0, 0], want[0], err_msg=f"{game} step {step}")
+    assert want[3], "the run should end in ALE's truncation"
 
 
 def test_seeded_resets_repeat_and_differ():
