@@ -37,9 +37,10 @@ class AsyncVecEnv {
  public:
   //! As VecEnv's constructors; config.batch_size (0: num_envs) rows per
   //! batch, config.num_threads worker threads besides the caller's (0: one
-  //! per hardware thread, at most batch_size), pinned to cores from config.thread_affinity_offset
-  //! on when it is not -1. Throws cule::Error for a CUDA device or autoreset mode Disabled
-  //! (no reset(mask) to start the next episode).
+  //! per hardware thread, at most batch_size), pinned to cores from
+  //! config.thread_affinity_offset on when it is not -1. Throws cule::Error
+  //! for a CUDA device or autoreset mode Disabled (no reset(mask) to start
+  //! the next episode).
   AsyncVecEnv(const Rom& rom, const EnvConfig& config);
   AsyncVecEnv(const std::vector<Rom>& roms, const EnvConfig& config);
   ~AsyncVecEnv();

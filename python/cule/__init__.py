@@ -16,8 +16,8 @@ from cule._core import (
 
 
 def _register_gymnasium_ids() -> None:
-    """cule/<Game>-v5 for gymnasium.make_vec (cule.registration), where
-    Gymnasium is installed."""
+    """cule/<Game>-v5 for gymnasium.make and make_vec (cule.registration),
+    where Gymnasium is installed."""
     try:
         from cule.registration import register_envs
     except ImportError:
