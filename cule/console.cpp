@@ -195,17 +195,13 @@ void Console::set_ram(int index, uint8_t value) {
 }
 
 void Console::screen_rgb(uint8_t* out) const {
-  const Palette& palette = palette_for(properties_.format == TvFormat::PAL);
-  const uint8_t* pixels = screen();
-  for (int i = 0; i < height_ * kScreenWidth; ++i) {
-    for (int c = 0; c < 3; ++c) out[3 * i + c] = palette.rgb[pixels[i]][c];
-  }
+  palette_rgb_row(&palette_for(properties_.format == TvFormat::PAL), screen(), out,
+                  height_ * kScreenWidth);
 }
 
 void Console::screen_grayscale(uint8_t* out) const {
-  const Palette& palette = palette_for(properties_.format == TvFormat::PAL);
-  const uint8_t* pixels = screen();
-  for (int i = 0; i < height_ * kScreenWidth; ++i) out[i] = palette.gray[pixels[i]];
+  palette_gray_row(&palette_for(properties_.format == TvFormat::PAL), screen(), out,
+                   height_ * kScreenWidth);
 }
 
 Console::Snapshot Console::clone_state() const { return Snapshot{state_, pixels_}; }

@@ -410,17 +410,17 @@ const uint8_t* VecEnv::screen(int env) const {
 }
 
 void VecEnv::screen_rgb(int env, uint8_t* out) const {
-  const uint8_t* pixels = screen(env);
-  const Palette* palette = games_[size_t(game_of(env))].setup.palette;
-  for (int i = 0; i < setup_.screen_height * kScreenWidth; ++i) {
-    palette_rgb(palette, pixels[i], out + 3 * i);
-  }
+  palette_rgb_row(games_[size_t(game_of(env))].setup.palette, screen(env), out,
+                  setup_.screen_height * kScreenWidth);
 }
 
 void VecEnv::screen_grayscale(int env, uint8_t* out) const {
-  const uint8_t* pixels = screen(env);
-  const Palette* palette = games_[size_t(game_of(env))].setup.palette;
-  for (int i = 0; i < setup_.screen_height * kScreenWidth; ++i) out[i] = palette->gray[pixels[i]];
+  palette_gray_row(games_[size_t(game_of(env))].setup.palette, screen(env), out,
+                   setup_.screen_height * kScreenWidth);
+}
+
+int VecEnv::frames_per_second() const {
+  return prototypes_.front().properties().format == TvFormat::PAL ? 50 : 60;
 }
 
 const uint8_t* VecEnv::ram(int env) const {

@@ -165,7 +165,7 @@ CULE_HD CULE_DEVICE_NOINLINE void env_capture(const EnvSetup& s, const EnvBatch&
     } else if (s.channels == 1) {
       palette_gray_row(palette, screen, out, kScreenWidth);
     } else {
-      for (int p = 0; p < kScreenWidth; ++p) palette_rgb(palette, screen[p], out + 3 * p);
+      palette_rgb_row(palette, screen, out, kScreenWidth);
     }
   }
 }

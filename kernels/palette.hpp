@@ -226,6 +226,12 @@ CULE_HD inline uint32_t palette_packed_rgb(const Palette* palette, uint8_t index
          uint32_t{palette->rgb[index][2]};
 }
 
+//! Converts `count` frame values to RGB, 3 bytes each (ALE's getScreenRGB).
+CULE_HD inline void palette_rgb_row(const Palette* palette, const uint8_t* row, uint8_t* out,
+                                    int count) {
+  for (int p = 0; p < count; ++p) palette_rgb(palette, row[p], out + 3 * p);
+}
+
 //! Converts `count` frame values (a multiple of 8) to grey bytes, 8 at a
 //! time: one 8-byte store per 8 table reads.
 CULE_HD inline void palette_gray_row(const Palette* palette, const uint8_t* row, uint8_t* out,
