@@ -478,6 +478,8 @@ are numpy views that every recv rewrites in place.)doc");
       .def_property_readonly("num_threads", &AsyncVecEnv::num_threads)
       .def_property_readonly("game", [](const AsyncVecEnv& e) { return e.envs().game(); })
       .def_property_readonly("games", [](const AsyncVecEnv& e) { return e.envs().games(); })
+      .def_property_readonly("frames_per_second",
+                             [](const AsyncVecEnv& e) { return e.envs().frames_per_second(); })
       .def_property_readonly("action_set",
                              [](const AsyncVecEnv& e) { return e.envs().action_set(); })
       .def_property_readonly("observation_shape",
@@ -631,6 +633,8 @@ views that every reset and step rewrites in place.)doc");
       .def_property_readonly("num_threads", &VecEnv::num_threads)
       .def_property_readonly("game", &VecEnv::game)
       .def_property_readonly("games", &VecEnv::games)
+      .def_property_readonly("frames_per_second", &VecEnv::frames_per_second,
+                             "The TV's frames a second: 60 (NTSC) or 50 (PAL).")
       .def("game_of", &VecEnv::game_of, py::arg("env"), "Which of `games` environment `env` plays.")
       .def("resets_copied", &VecEnv::resets_copied, py::arg("game") = 0,
            "Whether game `game`'s resets are copies of their result rather than ALE's whole "

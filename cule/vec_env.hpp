@@ -162,6 +162,8 @@ class VecEnv {
   void screen_rgb(int env, uint8_t* out) const;
   //! ... in grey (screen_height() x 160 bytes), as ALE's getScreenGrayscale.
   void screen_grayscale(int env, uint8_t* out) const;
+  //! The TV's frames a second of the (first) game: 60 (NTSC) or 50 (PAL).
+  int frames_per_second() const;
   //! One environment's RIOT RAM (128 bytes), in host memory as screen().
   const uint8_t* ram(int env) const;
 

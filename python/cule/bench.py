@@ -15,9 +15,11 @@ slow spells fall on all alike.
 The peers are ale-py's AtariVectorEnv and EnvPool (where installed), on
 --threads CPU threads as cule's CPU backend. With --device cuda they run
 only when named (--peers ale-py envpool), on the machine's cores: their
-figure is then the CPU's, in the same run. On a GPU the actions are int32
-CUDA tensors drawn before the timing (PyTorch, where installed), so that a
-step copies nothing from the host, and the timing waits for the device.
+figure is then the CPU's, in the same run. A peer that is not installed or
+lacks the game (the project's cartridges, ROM files) gets "n/a". On a GPU
+the actions are int32 CUDA tensors drawn before the timing (PyTorch, where
+installed), so that a step copies nothing from the host, and the timing
+waits for the device.
 
 --batch-size B (below num_envs) measures asynchronous batches (CPU only):
 each step gives actions to the B environments of the last batch and returns
@@ -36,6 +38,7 @@ import time
 import numpy as np
 
 import cule
+from cule.vector import game_id
 
 #: The options every library gets: AtariVectorEnv's defaults, sticky actions.
 OPTIONS = dict(frameskip=4, repeat_action_probability=0.25, stack_num=4, img_height=84, img_width=84)
@@ -109,13 +112,17 @@ class EnvPoolAsVectorEnv:
 
 
 def make_peer(name: str, game: str, num_envs: int, threads: int, batch_size: int):
-    """The peer `name`, or None where it is not installed (or, for EnvPool,
-    with asynchronous batches: see the module's comment)."""
+    """The peer `name`, or None where it is not installed, lacks the game
+    (the project's own cartridges) or, for EnvPool, with asynchronous
+    batches (see the module's comment)."""
+    try:
+        from ale_py import roms
+        from ale_py.vector_env import AtariVectorEnv
+    except ImportError:
+        return None
+    if game not in roms.get_all_rom_ids():
+        return None
     if name == "ale-py":
-        try:
-            from ale_py.vector_env import AtariVectorEnv
-        except ImportError:
-            return None
         return AtariVectorEnv(game, num_envs, batch_size=batch_size, num_threads=threads, **OPTIONS)
     if batch_size:
         return None
@@ -156,7 +163,8 @@ def parse_args(argv=None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         prog="cule-bench", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--game", "--games", dest="games", nargs="+", default=["pong", "breakout"],
-                        help="ale-py game ids (or 'catch', the project's cartridge)")
+                        help="games: ale-py ids or names ('pong', 'SpaceInvaders'), or 'catch', the "
+                             "project's cartridge (no peer has it)")
     parser.add_argument("--device", default="cpu", help="cpu, cuda or cuda:N")
     parser.add_argument("--envs", nargs="+", type=env_counts,
                         help="numbers of environments, comma- or space-separated "
@@ -172,6 +180,8 @@ def parse_args(argv=None) -> argparse.Namespace:
                         help="peers to measure in the same run (default: both on the CPU, none on a GPU)")
     parser.add_argument("--plot", help="write a PNG of frames/s against num_envs here")
     args = parser.parse_args(argv)
+    # Names as ids: a Gymnasium name would switch cule.make to the v5 preset.
+    args.games = [game_id(game) if not os.path.exists(game) else game for game in args.games]
     on_gpu = args.device.startswith("cuda")
     args.envs = [n for counts in args.envs for n in counts] if args.envs else (
         [1024, 4096, 16384, 65536] if on_gpu else [1, 2, 4, 8, 16])
@@ -226,7 +236,7 @@ def run(args: argparse.Namespace) -> None:
                     ratios[name].append(ours / theirs[name])
                     row += f" {theirs[name]:.0f} | {ratios[name][-1]:.2f} |"
                 else:
-                    row += " left out | - |" if batch_size and name == "envpool" else " not installed | - |"
+                    row += " n/a | - |"
             print(row, flush=True)
             for name, fps in [("cule", ours), *theirs.items()]:
                 curves.setdefault((game, name), []).append(fps)

@@ -11,7 +11,7 @@ points:
 ``make_vec`` gives a batch, ``cule.make`` with the other options at
 AtariVectorEnv's defaults (84x84 grayscale, max-pool, a stack of 4, ...) as
 ale-py's ``make_vec("ALE/<Game>-v5")`` gives AtariVectorEnv; options given
-to it go to ``cule.make``. ``make`` gives one environment as ale-py's
+to it (``device``, ``preset``, ...) go to ``cule.make``. ``make`` gives one environment as ale-py's
 AtariEnv (the RGB screen): ``cule.env.AtariEnv``.
 """
 
@@ -20,20 +20,13 @@ from __future__ import annotations
 import gymnasium
 
 from cule import _core
+from cule.vector import V5, env_name
 
-#: The options of ale-py's ``ALE/<Game>-v5`` registrations.
-V5_KWARGS = dict(
-    repeat_action_probability=0.25,
-    full_action_space=False,
-    frameskip=4,
-    max_num_frames_per_episode=108_000,
-)
-
-
-def env_name(game: str) -> str:
-    """The name of an ale-py game id in Gymnasium ids, as ale-py writes it:
-    'space_invaders' is 'SpaceInvaders'."""
-    return game.title().replace("_", "")
+#: The options of ale-py's ``ALE/<Game>-v5`` registrations (the v5 preset's).
+V5_KWARGS = {
+    key: V5[key]
+    for key in ("repeat_action_probability", "full_action_space", "frameskip", "max_num_frames_per_episode")
+}
 
 
 def env_id(game: str) -> str:
@@ -47,6 +40,6 @@ def register_envs() -> None:
         gymnasium.register(
             id=env_id(game),
             entry_point="cule.env:AtariEnv",
-            vector_entry_point="cule.vector:VectorEnv",
+            vector_entry_point="cule.vector:make",
             kwargs=dict(game=game, **V5_KWARGS),
         )

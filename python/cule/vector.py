@@ -63,6 +63,12 @@ PRESETS = {"v5": V5}
 _GYM_ID = re.compile(r"^(?:ALE/)?([A-Za-z0-9]+)-v5$")
 
 
+def env_name(game: str) -> str:
+    """A game's name in Gymnasium ids, as ale-py writes it: 'space_invaders'
+    is 'SpaceInvaders', 'up_n_down' 'UpNDown'."""
+    return game.title().replace("_", "")
+
+
 def game_id(name: str) -> str:
     """The ale-py id for a game name: 'pong', 'MsPacman' or 'ALE/MsPacman-v5'."""
     match = _GYM_ID.match(name)
@@ -70,6 +76,9 @@ def game_id(name: str) -> str:
         name = match.group(1)
     if name.lower() == name:
         return name
+    known = {env_name(game): game for game in (*_core.list_games(), *_core.project_games())}
+    if name in known:
+        return known[name]
     return re.sub(r"(?<=[a-z0-9])([A-Z])", r"_\1", name).lower()
 
 
@@ -248,8 +257,8 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         self.device = self._env.device
         self._on_cuda = self.device.startswith("cuda")
         self.autoreset_mode = AutoresetMode(self._env.autoreset_mode)
-        # A step is frameskip frames of a 60 Hz picture: videos play in real time.
-        render_fps = max(1, 60 // int(options.get("frameskip", 4)))
+        # A step is frameskip frames of the TV's picture: videos play in real time.
+        render_fps = max(1, self._env.frames_per_second // int(options.get("frameskip", 4)))
         self.metadata = dict(self.metadata, autoreset_mode=self.autoreset_mode, render_fps=render_fps)
         self.single_observation_space = Box(0, 255, tuple(self._env.observation_shape), np.uint8)
         if self.continuous:  # radius, angle, fire
@@ -398,6 +407,8 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         records them); else None. On a GPU each is copied from the device."""
         if self.render_mode is None:
             return None
+        if self._env is None:
+            raise ValueError("render: the environment is closed")
         return tuple(self._env.screen_rgb(i) for i in range(self.num_envs))
 
     def close_extras(self, **kwargs):

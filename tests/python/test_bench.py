@@ -86,6 +86,17 @@ def test_bad_arguments_are_named(argv, named, capsys):
     assert named in capsys.readouterr().err
 
 
+def test_peers_without_the_game_are_not_applicable(capsys):
+    bench.main(["--game", "catch", "--envs", "2", "--steps", "3", "--threads", "1"])
+    rows = _rows(capsys.readouterr().out)
+    assert len(rows) == 1 and rows[0][4] == "n/a" and rows[0][6] == "n/a"
+
+
+def test_gymnasium_names_are_the_games_not_the_v5_preset(capsys):
+    bench.main(["--game", "ALE/Pong-v5", "SpaceInvaders", "--envs", "1", "--steps", "3", "--peers", "none"])
+    assert [row[0] for row in _rows(capsys.readouterr().out)] == ["pong", "space_invaders"]
+
+
 def test_an_unknown_game_is_a_clear_error():
     with pytest.raises(SystemExit) as exit_:
         bench.main(["--game", "no_such_game", "--envs", "1", "--steps", "1", "--peers", "none"])

@@ -24,7 +24,7 @@ def test_every_game_has_the_id_and_options_of_ale_pys():
     assert set(ours) == {id_.replace("ALE/", "cule/", 1) for id_ in ale}
     for id_, spec in ours.items():
         assert spec.kwargs == ale[id_.replace("cule/", "ALE/", 1)].kwargs, id_
-        assert spec.vector_entry_point == "cule.vector:VectorEnv"
+        assert spec.vector_entry_point == "cule.vector:make"
         assert spec.entry_point == "cule.env:AtariEnv"
 
 
@@ -53,6 +53,9 @@ def test_make_vec_passes_options_to_cule_make():
     assert env.unwrapped.spec.kwargs["game"] == "pong"
     with pytest.raises(ValueError, match="stack_num"):
         gymnasium.make_vec("cule/Pong-v5", num_envs=1, stack_num=0)
+    # cule.make's own options too: the v5 preset, AtariEnv's.
+    assert gymnasium.make_vec("cule/Pong-v5", num_envs=1, preset="v5").single_observation_space.shape == (
+        1, 210, 160, 3)
 
 
 def test_make_gives_one_environment_as_ale_pys_make():
@@ -62,7 +65,11 @@ def test_make_gives_one_environment_as_ale_pys_make():
     assert env.spec.kwargs["repeat_action_probability"] == 0.25
 
 
-def test_ids_follow_ale_pys_names():
+def test_ids_follow_ale_pys_names_and_lead_back_to_the_game():
     assert env_id("pong") == "cule/Pong-v5"
     assert env_id("space_invaders") == "cule/SpaceInvaders-v5"
     assert env_id("tic_tac_toe_3d") == "cule/TicTacToe3D-v5"
+    for game in cule.list_games():  # 'UpNDown' and 'TicTacToe3D' among them
+        name = env_id(game).removeprefix("cule/").removesuffix("-v5")
+        assert cule.vector.game_id(name) == game
+        assert cule.vector.game_id(f"ALE/{name}-v5") == game

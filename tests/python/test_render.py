@@ -47,7 +47,9 @@ def test_render_mode_is_in_the_metadata_and_none_renders_nothing():
     env = cule.make("catch", 2, render_mode="rgb_array", frameskip=5)
     assert env.render_mode == "rgb_array"
     assert "rgb_array" in env.metadata["render_modes"]
-    assert env.metadata["render_fps"] == 12  # 60 Hz frames, 5 a step
+    # Videos in real time: an NTSC TV shows 60 frames a second, a PAL one 50.
+    assert env.metadata["render_fps"] == 60 // 5
+    assert cule.make("air_raid", 1, render_mode="rgb_array").metadata["render_fps"] == 50 // 4
     plain = cule.make("catch", 2)
     assert plain.render_mode is None
     assert plain.render() is None
