@@ -38,7 +38,7 @@ import time
 import numpy as np
 
 import cule
-from cule.vector import game_id
+from cule.vector import env_name, game_id
 
 #: The options every library gets: AtariVectorEnv's defaults, sticky actions.
 OPTIONS = dict(frameskip=4, repeat_action_probability=0.25, stack_num=4, img_height=84, img_width=84)
@@ -130,7 +130,7 @@ def make_peer(name: str, game: str, num_envs: int, threads: int, batch_size: int
         import envpool
     except ImportError:
         return None
-    task = "".join(part.capitalize() for part in game.split("_")) + "-v5"
+    task = env_name(game) + "-v5"  # EnvPool names its tasks as Gymnasium's ALE ids
     return EnvPoolAsVectorEnv(envpool.make_gymnasium(
         task, num_envs=num_envs, num_threads=threads, seed=0,
         repeat_action_probability=OPTIONS["repeat_action_probability"], stack_num=OPTIONS["stack_num"]))
