@@ -339,10 +339,14 @@ void VecEnv::wait_for_sent() const {
   }
 }
 
-void VecEnv::send(const int32_t* actions, const float* paddle_strengths, void* stream) {
+void VecEnv::check_nothing_sent() const {
   if (sent_.valid()) {
     throw Error("send: the step sent before has not been received; call recv() first");
   }
+}
+
+void VecEnv::send(const int32_t* actions, const float* paddle_strengths, void* stream) {
+  check_nothing_sent();
   check_actions(actions, paddle_strengths, num_envs());
   sent_actions_.assign(actions, actions + num_envs());
   sent_strengths_.clear();
@@ -366,9 +370,7 @@ void VecEnv::send_device(const int32_t* actions, const float* paddle_strengths, 
     send(actions, paddle_strengths, stream);
     return;
   }
-  if (sent_.valid()) {
-    throw Error("send: the step sent before has not been received; call recv() first");
-  }
+  check_nothing_sent();
   storage_->step(actions, paddle_strengths, true, stream);
   last_stream_ = stream;
   sent_error_ = nullptr;

@@ -206,6 +206,8 @@ class VecEnv {
  private:
   // Throws cule::Error unless 0 <= env < num_envs().
   void check_env(int env) const;
+  // Throws cule::Error while a step sent is not received.
+  void check_nothing_sent() const;
   // What a failed mode selection (status not ok) means, for an error.
   std::string mode_failure(ModeStatus status) const;
   // Throws cule::Error when a mode selection failed.

@@ -28,6 +28,7 @@ each step returns the first ``batch_size`` of them to finish, named by
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import sys
@@ -69,6 +70,12 @@ def env_name(game: str) -> str:
     return game.title().replace("_", "")
 
 
+@functools.lru_cache(maxsize=None)
+def _games_by_name() -> dict[str, str]:
+    """Each game's id by its name in Gymnasium ids (env_name)."""
+    return {env_name(game): game for game in (*_core.list_games(), *_core.project_games())}
+
+
 def game_id(name: str) -> str:
     """The ale-py id for a game name: 'pong', 'MsPacman' or 'ALE/MsPacman-v5'."""
     match = _GYM_ID.match(name)
@@ -76,7 +83,7 @@ def game_id(name: str) -> str:
         name = match.group(1)
     if name.lower() == name:
         return name
-    known = {env_name(game): game for game in (*_core.list_games(), *_core.project_games())}
+    known = _games_by_name()
     if name in known:
         return known[name]
     return re.sub(r"(?<=[a-z0-9])([A-Z])", r"_\1", name).lower()
@@ -353,38 +360,32 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         if self._async:
             self.step_async(actions)
             return self.step_wait()
+        self._start_step(actions, wait=True)
         env = self._env
-        actions, strengths = self._step_inputs(actions)
-        stream = _current_stream(self.device) if self._on_cuda else 0
-        on_device = self._device_actions_of(actions, strengths)
-        if on_device is not None:
-            env.step_device(*on_device, stream=stream)
-        else:
-            env.step(np.asarray(actions), _host(strengths), stream=stream)
         return env.observations, env.rewards, env.terminated, env.truncated, self._info()
-
-    def _device_actions_of(self, actions, strengths):
-        """(action address, strength address) where the actions are in the CUDA
-        environment's memory, else None."""
-        interface = getattr(actions, "__cuda_array_interface__", None) if self._on_cuda else None
-        if interface is None:
-            return None
-        return _device_actions(interface, self.num_envs, actions), _device_strengths(strengths)
 
     def step_async(self, actions) -> None:
         """Starts a step and returns at once (the environments run on their
         own threads, or the device, meanwhile); ``step_wait()`` returns its
         results. The arrays must not be read in between."""
+        self._start_step(actions, wait=False)
+
+    def _start_step(self, actions, wait: bool) -> None:
+        """The core's step (`wait`) or send, with the actions where they are:
+        in the CUDA environment's memory (step_device, send_device) or in
+        host memory."""
         actions, strengths = self._step_inputs(actions)
+        env = self._env
         if self._async:
-            self._env.send(np.asarray(actions), _host(strengths))
+            env.send(np.asarray(actions), _host(strengths))
             return
         stream = _current_stream(self.device) if self._on_cuda else 0
-        on_device = self._device_actions_of(actions, strengths)
-        if on_device is not None:
-            self._env.send_device(*on_device, stream=stream)
+        interface = getattr(actions, "__cuda_array_interface__", None) if self._on_cuda else None
+        if interface is not None:
+            on_device = _device_actions(interface, self.num_envs, actions), _device_strengths(strengths)
+            (env.step_device if wait else env.send_device)(*on_device, stream=stream)
         else:
-            self._env.send(np.asarray(actions), _host(strengths), stream=stream)
+            (env.step if wait else env.send)(np.asarray(actions), _host(strengths), stream=stream)
 
     def step_wait(self):
         """The results of the step ``step_async`` started."""
