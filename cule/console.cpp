@@ -177,10 +177,10 @@ void Console::act(int action, float paddle_strength) {
     throw Error("action: " + std::to_string(action) + " is out of range; expected 0-" +
                 std::to_string(kNumActions - 1));
   }
-  if (!std::isfinite(paddle_strength)) {
+  if (!paddle_strength_valid(paddle_strength)) {
     throw Error("paddle_strength: " + std::to_string(paddle_strength) +
-                " is not a finite number; expected a fraction of a full paddle step (ALE "
-                "uses its absolute value)");
+                " is out of range; expected a fraction of a full paddle step of magnitude at "
+                "most 65536 (ALE uses its absolute value)");
   }
   ale_act(state_, setup_, frames_, action, paddle_strength);
 }

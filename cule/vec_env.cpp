@@ -466,8 +466,10 @@ void VecEnv::check_actions(const int32_t* actions, const float* paddle_strengths
                   " is out of range; expected 0-" + std::to_string(n_actions - 1) + " ('" + game_ +
                   "' has " + std::to_string(n_actions) + " actions)");
     }
-    if (paddle_strengths && !std::isfinite(paddle_strengths[i])) {
-      throw Error("paddle_strengths[" + std::to_string(i) + "]: not a finite number");
+    if (paddle_strengths && !paddle_strength_valid(paddle_strengths[i])) {
+      throw Error("paddle_strengths[" + std::to_string(i) +
+                  "]: " + std::to_string(paddle_strengths[i]) +
+                  " is out of range; expected a number of magnitude at most 65536");
     }
   }
 }
@@ -503,8 +505,8 @@ void VecEnv::check_device_errors() {
         std::to_string(action_set_.size()) + " actions); those environments were not stepped");
   }
   if (errors & kErrorBadStrength) {
-    add("paddle_strengths: a step_device() call had a strength that is not a finite number; "
-        "those environments were not stepped");
+    add("paddle_strengths: a step_device() call had a strength out of range; expected a "
+        "number of magnitude at most 65536; those environments were not stepped");
   }
   if (errors & kErrorModeGaveUp) add(mode_failure(ModeStatus::gave_up));
   if (errors & kErrorModeSelection) add(mode_failure(ModeStatus::not_reached));

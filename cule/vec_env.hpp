@@ -98,8 +98,9 @@ class VecEnv {
   //! cule::Error when no step was sent.
   void recv();
 
-  //! Throws cule::Error for an action index out of range or a strength not
-  //! finite among the first `count` (host memory).
+  //! Throws cule::Error for an action index out of range or a strength out
+  //! of range (NaN, or magnitude over kMaxPaddleStrength, 65536) among the
+  //! first `count` (host memory).
   void check_actions(const int32_t* actions, const float* paddle_strengths, int count) const;
 
   //! One environment's reset (rebuilt from the ROM with *seed first when
@@ -113,13 +114,13 @@ class VecEnv {
 
   //! step() with the actions (and strengths) already in the device's memory,
   //! so nothing crosses to the host. An action out of range, or a strength
-  //! not finite, leaves its environment as it was and is reported by the
+  //! out of range, leaves its environment as it was and is reported by the
   //! next check_device_errors() (the step itself cannot wait for the device
   //! to say so). On CPU the pointers are host memory and this is step().
   void step_device(const int32_t* actions, const float* paddle_strengths = nullptr,
                    void* stream = nullptr);
   //! Waits for the device and throws cule::Error if a step_device() since the
-  //! last check met an action out of range or a strength not finite, or a
+  //! last check met an action or a strength out of range, or a
   //! reset a mode selection that never ended.
   void check_device_errors();
   //! Waits until every queued reset and step has finished (CPU: returns).

@@ -23,6 +23,18 @@ namespace cule {
 constexpr int32_t kPaddleDelta = 23000;
 constexpr int32_t kPaddleMin = 27450;
 constexpr int32_t kPaddleMax = 790196;
+//! The largest |paddle strength| taken. ALE takes any, but past about
+//! 93,000 its int conversion of the step is undefined (x86 and CUDA give
+//! different values); up to this bound the step and the paddle's position
+//! before clamping fit an int32, so every strength taken moves the paddle as
+//! ALE does.
+constexpr float kMaxPaddleStrength = 65536.0f;
+
+//! A strength steps may use: a number (not NaN) of magnitude at most
+//! kMaxPaddleStrength.
+CULE_HD inline bool paddle_strength_valid(float strength) {
+  return strength >= -kMaxPaddleStrength && strength <= kMaxPaddleStrength;
+}
 
 //! The console switch held during a frame.
 enum class HeldSwitch : uint8_t { none, reset, select };

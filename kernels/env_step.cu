@@ -37,7 +37,7 @@ __global__ void __launch_bounds__(kThreadsPerBlock, kMinBlocksPerSm)
   const int32_t action = actions[i];
   const float strength = paddle_strengths ? paddle_strengths[i] : 1.0f;
   const bool action_in_range = action >= 0 && action < setup.num_actions;
-  if (!action_in_range || !isfinite(strength)) {
+  if (!action_in_range || !paddle_strength_valid(strength)) {
     atomicOr(errors, action_in_range ? kErrorBadStrength : kErrorBadAction);
     return;
   }

@@ -38,7 +38,7 @@ struct DueResets {
 //! One step of every environment: a kernel that plays the steps, then one
 //! that runs the resets they left due, in warps of their own. `due_resets`
 //! is the batch's, like its other buffers: its steps run one at a time. An
-//! action outside the action set, or a strength not finite, leaves its
+//! action outside the action set, or a strength out of range, leaves its
 //! environment as it was and sets kErrorBadAction or kErrorBadStrength in
 //! *errors. `paddle_strengths` may be null (full strength).
 void launch_env_step(const EnvSetup& setup, const EnvBatch& batch, const int32_t* actions,

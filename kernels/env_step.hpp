@@ -123,7 +123,7 @@ struct EnvBatch {
 constexpr uint32_t kErrorBadAction = 1;      //!< an action outside the action set
 constexpr uint32_t kErrorModeSelection = 2;  //!< ModeStatus::not_reached
 constexpr uint32_t kErrorModeGaveUp = 4;     //!< ModeStatus::gave_up
-constexpr uint32_t kErrorBadStrength = 8;    //!< a paddle strength not finite
+constexpr uint32_t kErrorBadStrength = 8;    //!< a paddle strength out of range
 
 CULE_HD inline FrameBuffers env_frame_buffers(const EnvSetup& s, const EnvBatch& b, int i) {
   return FrameBuffers{b.pixels + size_t(i) * 2 * s.screen_pixels, s.screen_pixels};

@@ -575,7 +575,20 @@ TEST(VecEnv, RejectsBadActions) {
     EXPECT_NE(std::string(e.what()).find("actions[1]"), std::string::npos) << e.what();
   }
   EXPECT_THROW(env.step(negative.data()), Error);
+  // Strengths: a number of magnitude at most 65536 (kMaxPaddleStrength).
+  const std::vector<int32_t> fine = {0, 1};
+  for (float bad : {65536.01f, -1e6f, NAN, INFINITY}) {
+    const std::vector<float> strengths = {1.0f, bad};
+    try {
+      env.step(fine.data(), strengths.data());
+      ADD_FAILURE() << "no error for strength " << bad;
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find("paddle_strengths[1]"), std::string::npos) << e.what();
+    }
+  }
   EXPECT_TRUE(outputs(env) == before) << "a rejected step must not run any environment";
+  const std::vector<float> bounds = {65536.0f, -65536.0f};
+  env.step(fine.data(), bounds.data());
 }
 
 TEST(VecEnv, RejectsBadOptions) {

@@ -261,8 +261,8 @@ TEST(VecEnvCuda, DeviceActionsOutOfRangeAreReported) {
             cudaSuccess);
   env.step_device(device_actions);
   env.check_device_errors();
-  // So are strengths that are not finite numbers.
-  const std::vector<float> strengths = {1.0f, NAN, 0.5f, INFINITY};
+  // So are strengths out of range: NaN, or of magnitude over 65536.
+  const std::vector<float> strengths = {1.0f, NAN, -65536.01f, INFINITY};
   float* device_strengths = nullptr;
   ASSERT_EQ(cudaMalloc(reinterpret_cast<void**>(&device_strengths), 4 * sizeof(float)),
             cudaSuccess);
@@ -272,10 +272,15 @@ TEST(VecEnvCuda, DeviceActionsOutOfRangeAreReported) {
   env.step_device(device_actions, device_strengths);
   try {
     env.check_device_errors();
-    ADD_FAILURE() << "strengths that are not finite went unreported";
+    ADD_FAILURE() << "strengths out of range went unreported";
   } catch (const Error& e) {
     EXPECT_NE(std::string(e.what()).find("paddle_strengths"), std::string::npos) << e.what();
   }
+  env.check_device_errors();
+  const std::vector<float> bounds = {65536.0f, -65536.0f, 0.5f, 1.0f};  // taken
+  ASSERT_EQ(cudaMemcpy(device_strengths, bounds.data(), 4 * sizeof(float), cudaMemcpyHostToDevice),
+            cudaSuccess);
+  env.step_device(device_actions, device_strengths);
   env.check_device_errors();
   cudaFree(device_strengths);
   cudaFree(device_actions);

@@ -106,6 +106,21 @@ def test_paddle_steps_round_as_ale():
         _act_both(ale, console, action, strength, f"frame {frame}")
 
 
+def test_strong_paddle_steps_match_ale_up_to_the_bound():
+    """Strengths past 1, up to the bound cule takes (65,536; ALE takes any),
+    turn the paddle to its ends as ALE does; each is followed by weak steps,
+    so that the paddle leaves the end again."""
+    import numpy as np
+
+    ale, console = _loaded_pair("pong")
+    rng = np.random.default_rng(10)
+    strong = [1.5, 40.0, 1000.0, 65535.9, 65536.0, -65536.0]
+    for frame in range(1200):
+        action = int(rng.choice([3, 4, 11, 12]))
+        strength = float(rng.choice(strong)) if frame % 8 == 0 else float(rng.uniform(-0.2, 0.2))
+        _act_both(ale, console, action, strength, f"frame {frame}, strength {strength}")
+
+
 @pytest.mark.parametrize("game", ["pong", "air_raid", "ms_pacman", "pitfall2"])  # air_raid is PAL
 def test_rgb_and_grayscale_screens_match_ale(game):
     import numpy as np

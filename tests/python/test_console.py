@@ -103,10 +103,12 @@ def test_image_of_no_known_size_is_value_error(size):
         cule.Console(bytes(size))
 
 
-@pytest.mark.parametrize("strength", [float("nan"), float("inf")])
-def test_non_finite_paddle_strength_is_value_error(console, strength):
-    with pytest.raises(ValueError, match="paddle_strength"):
+@pytest.mark.parametrize("strength", [float("nan"), float("inf"), 65536.01, -1e6])
+def test_paddle_strength_out_of_range_is_value_error(console, strength):
+    with pytest.raises(ValueError, match="paddle_strength: .* out of range; expected .* at most 65536"):
         console.act(3, strength)
+    console.act(3, 65536.0)  # the bound itself is taken
+    console.act(3, -65536.0)
 
 
 def test_mode_is_the_default_and_unknown_modes_are_value_errors(console):
