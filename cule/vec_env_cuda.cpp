@@ -65,6 +65,8 @@ struct DeviceGame {
     upload(constructed, &state.state, 1);
     upload(constructed_pixels, state.frames.data(), state.frames.size());
     setup.ale.console.rom = predecoded.image_in(rom.data);
+    // A host object: only the reset copies' trials on the host watch RAM.
+    setup.ale.console.ram_watch = nullptr;
     setup.palette = palette.data;
     if (game.reset_copy) {
       setup.reset_copy = game.reset_copy->view_placed([this](const auto& part) {
