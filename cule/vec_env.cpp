@@ -147,7 +147,7 @@ class CpuStorage final : public VecEnv::Storage {
   const uint8_t* ram(int i) override { return consoles_[size_t(i)].machine.riot.ram; }
   uint32_t check_errors() override { return 0; }
   void synchronize() override {}
-  void order_before(void*, void*) override {}
+  void order_before(void*) override {}
   void copy_to_host(const void* from, void* to, size_t bytes) override {
     std::memcpy(to, from, bytes);
   }
@@ -352,7 +352,6 @@ void VecEnv::send(const int32_t* actions, const float* paddle_strengths, void* s
   sent_strengths_.clear();
   if (paddle_strengths) sent_strengths_.assign(paddle_strengths, paddle_strengths + num_envs());
   const float* strengths = paddle_strengths ? sent_strengths_.data() : nullptr;
-  last_stream_ = stream;
   sent_error_ = nullptr;
   if (config_.device.kind != Device::Kind::cpu) {
     // Kernel launches return at once already.
@@ -372,7 +371,6 @@ void VecEnv::send_device(const int32_t* actions, const float* paddle_strengths, 
   }
   check_nothing_sent();
   storage_->step(actions, paddle_strengths, true, stream);
-  last_stream_ = stream;
   sent_error_ = nullptr;
   sent_ = std::async(std::launch::deferred, [] {});  // the launch returned at once already
 }
@@ -444,7 +442,6 @@ void VecEnv::reset(const uint8_t* mask, const uint64_t* seeds, void* stream) {
   }
   check_status(storage_->reset(mask, seeds ? per_env.data() : nullptr, config_.mode,
                                config_.difficulty, stream));
-  last_stream_ = stream;
 }
 
 void VecEnv::reset_env(int env, const uint64_t* seed) {
@@ -478,7 +475,6 @@ void VecEnv::step(const int32_t* actions, const float* paddle_strengths, void* s
   wait_for_sent();
   check_actions(actions, paddle_strengths, num_envs());
   check_status(storage_->step(actions, paddle_strengths, false, stream));
-  last_stream_ = stream;
 }
 
 void VecEnv::step_device(const int32_t* actions, const float* paddle_strengths, void* stream) {
@@ -488,7 +484,6 @@ void VecEnv::step_device(const int32_t* actions, const float* paddle_strengths, 
     return;
   }
   storage_->step(actions, paddle_strengths, true, stream);
-  last_stream_ = stream;
 }
 
 void VecEnv::check_device_errors() {
@@ -523,9 +518,7 @@ void VecEnv::copy_to_host(const void* buffer, void* host, size_t bytes) {
   storage_->copy_to_host(buffer, host, bytes);
 }
 
-void VecEnv::order_before(void* consumer_stream) {
-  storage_->order_before(last_stream_, consumer_stream);
-}
+void VecEnv::order_before(void* consumer_stream) { storage_->order_before(consumer_stream); }
 
 std::shared_ptr<const VecEnv::Snapshot> VecEnv::clone_state(const uint8_t* mask) const {
   wait_for_sent();

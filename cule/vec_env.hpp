@@ -72,7 +72,10 @@ class VecEnv {
   //! seed, as AtariVectorEnv's reset(seed=...) does. Every buffer reports the
   //! reset environments' new state; the others keep theirs. `mask` and
   //! `seeds` are host memory. On CUDA the work is queued on `stream` (a
-  //! cudaStream_t; null: the default stream).
+  //! cudaStream_t; null: the default stream), after the resets and steps
+  //! queued before it on any stream; so are steps. (A stream being captured
+  //! into a CUDA graph is not ordered after work outside the capture: order
+  //! the graph's launches, as CUDA requires of captures.)
   void reset(const uint8_t* mask = nullptr, const uint64_t* seeds = nullptr,
              void* stream = nullptr);
 
@@ -227,8 +230,7 @@ class VecEnv {
   EnvSetup setup_{};  // host pointers; the batch's geometry (the first game's setup)
   std::vector<Game> games_;
   std::unique_ptr<Storage> storage_;
-  EnvBatch batch_{};             // the storage's pointers
-  void* last_stream_ = nullptr;  // where the last reset or step was queued
+  EnvBatch batch_{};  // the storage's pointers
   // send(): the step under way and its copies of the actions.
   mutable std::future<void> sent_;
   mutable std::exception_ptr sent_error_;

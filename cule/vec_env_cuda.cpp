@@ -167,6 +167,7 @@ class CudaStorage final : public VecEnv::Storage {
                    void* stream) override {
     select_device();
     const cudaStream_t s = as_stream(stream);
+    wait_for_queued(s);
     if (mask) upload(mask_, staged(staged_mask_, mask), n_, s);
     if (seeds) upload(seeds_, staged(staged_seeds_, seeds), n_, s);
     // One launch per game, over its environments.
@@ -177,6 +178,7 @@ class CudaStorage final : public VecEnv::Storage {
                                 game.first, game.count, s);
       check_cuda(cudaGetLastError(), "reset launch");
     }
+    mark_queued(s);
     return ModeStatus::ok;
   }
 
@@ -184,6 +186,7 @@ class CudaStorage final : public VecEnv::Storage {
                   void* stream) override {
     select_device();
     const cudaStream_t s = as_stream(stream);
+    wait_for_queued(s);
     if (!device_pointers) {
       upload(actions_, staged(staged_actions_, actions), n_, s);
       if (paddle_strengths) upload(strengths_, staged(staged_strengths_, paddle_strengths), n_, s);
@@ -196,6 +199,7 @@ class CudaStorage final : public VecEnv::Storage {
                                s);
       check_cuda(cudaGetLastError(), "step launch");
     }
+    mark_queued(s);
     return ModeStatus::ok;
   }
 
@@ -283,15 +287,34 @@ class CudaStorage final : public VecEnv::Storage {
     check_cuda(cudaMemcpy(to, from, bytes, cudaMemcpyDeviceToHost), "copy to the host");
   }
 
-  void order_before(void* producer, void* consumer) override {
-    if (producer == consumer) return;
+  void order_before(void* consumer) override {
     select_device();
-    check_cuda(cudaEventRecord(event_.event, as_stream(producer)), "cudaEventRecord");
-    check_cuda(cudaStreamWaitEvent(as_stream(consumer), event_.event, 0), "cudaStreamWaitEvent");
+    wait_for_queued(as_stream(consumer));
   }
 
  private:
   void select_device() const { check_cuda(cudaSetDevice(device_), "cudaSetDevice"); }
+  // Every reset and step reads and writes the batch's buffers (the actions,
+  // the due resets, the consoles), so each must run after the ones queued
+  // before it, on whatever stream they went. After each call an event marks
+  // its work; a call or consumer on another stream first waits for it. A
+  // stream being captured into a CUDA graph neither waits (a capture may
+  // not wait on work outside it; its replays are the caller's to order)
+  // nor marks (its work runs only when the graph is launched).
+  void wait_for_queued(cudaStream_t s) {
+    if (s == queued_on_ || capturing(s)) return;
+    check_cuda(cudaStreamWaitEvent(s, queued_.event, 0), "cudaStreamWaitEvent");
+  }
+  void mark_queued(cudaStream_t s) {
+    if (capturing(s)) return;
+    check_cuda(cudaEventRecord(queued_.event, s), "cudaEventRecord");
+    queued_on_ = s;
+  }
+  static bool capturing(cudaStream_t s) {
+    cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
+    check_cuda(cudaStreamIsCapturing(s, &status), "cudaStreamIsCapturing");
+    return status != cudaStreamCaptureStatusNone;
+  }
   template <class T>
   static void download(T* to, const T* from, size_t count) {
     check_cuda(cudaMemcpy(to, from, count * sizeof(T), cudaMemcpyDeviceToHost), "copy to the host");
@@ -337,14 +360,16 @@ class CudaStorage final : public VecEnv::Storage {
   DeviceArray<uint8_t> terminated_, truncated_, autoreset_;
   DeviceArray<int32_t> lives_, episode_frames_, episode_lengths_;
   DeviceArray<int64_t> frame_numbers_;
-  // Orders other streams after this batch's (order_before).
+  // The end of the last reset or step queued outside a capture, and its
+  // stream (wait_for_queued).
   struct Event {
     cudaEvent_t event = nullptr;
     Event() {
       check_cuda(cudaEventCreateWithFlags(&event, cudaEventDisableTiming), "cudaEventCreate");
     }
     ~Event() { cudaEventDestroy(event); }
-  } event_;
+  } queued_;
+  cudaStream_t queued_on_ = nullptr;
   std::vector<uint8_t> screen_;  // host copies for screen() and ram()
   AleConsole ram_console_{};
 };

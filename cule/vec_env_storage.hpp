@@ -55,8 +55,9 @@ class VecEnv::Storage {
   virtual void synchronize() = 0;
   //! Copies from the storage's memory to the host, after queued work.
   virtual void copy_to_host(const void* from, void* to, size_t bytes) = 0;
-  //! Work queued on `consumer` after this waits for what `producer` holds.
-  virtual void order_before(void* producer, void* consumer) = 0;
+  //! Work queued on `consumer` after this waits for the resets and steps
+  //! queued so far.
+  virtual void order_before(void* consumer) = 0;
 };
 
 //! The CPU backend: host vectors, stepped on `pool`.

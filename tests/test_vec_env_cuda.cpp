@@ -332,6 +332,56 @@ TEST(VecEnvCuda, StepDeviceReplaysFromACudaGraph) {
 #endif
 }
 
+// Calls on different streams share the batch's buffers (actions, due
+// resets, consoles): each must run after the calls before it, with no
+// synchronisation by the caller; so must a consumer ordered by
+// order_before(). Short episodes make resets due in most steps.
+TEST(VecEnvCuda, CallsOnDifferentStreamsRunInOrder) {
+  if (!have_gpu()) GTEST_SKIP() << kNoGpu;
+#ifdef CULE_WITH_CUDA
+  EnvConfig config = EnvConfig::v5(2048);
+  config.max_num_frames_per_episode = 60;
+  VecEnv cpu(tetris(), on(config, Device::cpu()));
+  VecEnv gpu(tetris(), on(config, Device::cuda(0)));
+  const size_t n = size_t(config.num_envs);
+  const size_t obs_bytes = n * size_t(cpu.observation_bytes());
+  cudaStream_t streams[3] = {};
+  for (cudaStream_t& stream : streams) {
+    ASSERT_EQ(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), cudaSuccess);
+  }
+  uint8_t* consumed = nullptr;  // a consumer's copy of the observations
+  ASSERT_EQ(cudaMalloc(reinterpret_cast<void**>(&consumed), obs_bytes), cudaSuccess);
+  std::mt19937 rng(12);
+  std::vector<int32_t> actions(n);
+  std::vector<uint64_t> seeds(n);
+  for (int t = 1; t <= 60; ++t) {
+    for (int32_t& a : actions) a = int32_t(rng() % cpu.action_set().size());
+    cpu.step(actions.data());
+    gpu.step(actions.data(), nullptr, streams[t % 2]);
+    if (t % 20 == 0) {  // a reset on the other stream, then a consumer on a third
+      for (size_t i = 0; i < n; ++i) seeds[i] = uint64_t(t) * n + i;
+      cpu.reset(nullptr, seeds.data());
+      gpu.reset(nullptr, seeds.data(), streams[(t + 1) % 2]);
+      gpu.order_before(streams[2]);
+      ASSERT_EQ(cudaMemcpyAsync(consumed, gpu.observations(), obs_bytes, cudaMemcpyDeviceToDevice,
+                                streams[2]),
+                cudaSuccess);
+      ASSERT_EQ(cudaStreamSynchronize(streams[2]), cudaSuccess);
+      std::vector<uint8_t> seen(obs_bytes);
+      ASSERT_EQ(cudaMemcpy(seen.data(), consumed, obs_bytes, cudaMemcpyDeviceToHost), cudaSuccess);
+      EXPECT_TRUE(std::equal(seen.begin(), seen.end(), cpu.observations()))
+          << "the consumer ordered after step " << t << " saw other observations";
+      const std::string difference = first_difference(cpu, gpu);
+      EXPECT_EQ("", difference) << "step " << t;
+      if (!difference.empty()) break;  // on to the clean-up
+    }
+  }
+  gpu.check_device_errors();
+  cudaFree(consumed);
+  for (cudaStream_t stream : streams) cudaStreamDestroy(stream);
+#endif
+}
+
 TEST(VecEnvCuda, WithoutADeviceIsAClearError) {
   if (have_gpu()) GTEST_SKIP() << "a CUDA device is present";
   EnvConfig config;

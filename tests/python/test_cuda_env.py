@@ -135,6 +135,29 @@ def test_a_step_with_device_actions_replays_from_a_torch_cuda_graph():
 
 
 @needs_gpu
+def test_steps_under_changing_torch_streams_run_in_order():
+    """Steps follow torch's current stream; the batch orders each after the
+    last wherever that ran, and torch.from_dlpack after both."""
+    torch = pytest.importorskip("torch")
+    options = dict(repeat_action_probability=0.25, max_num_frames_per_episode=60, seed=4)
+    cpu, gpu = _cpu_and_gpu(TETRIS, 1024, 7, **options)
+    side = torch.cuda.Stream()
+    rng = np.random.default_rng(3)
+    for step in range(40):
+        actions = rng.integers(0, cpu.single_action_space.n, 1024)
+        c = cpu.step(actions)
+        with torch.cuda.stream(side if step % 2 else torch.cuda.default_stream()):
+            g = gpu.step(actions)
+        if step % 10 == 9:
+            with torch.cuda.stream(torch.cuda.Stream()):  # a consumer on a third stream
+                seen = torch.from_dlpack(g[0]).clone()
+                torch.cuda.current_stream().synchronize()
+            np.testing.assert_array_equal(c[0], seen.cpu().numpy(), err_msg=f"obs at step {step}")
+            _assert_same_step(c, g, step)
+    gpu.core.check_device_errors()
+
+
+@needs_gpu
 def test_step_async_with_device_actions_gives_what_the_cpu_backend_gives():
     torch = pytest.importorskip("torch")
     options = dict(repeat_action_probability=0.25, max_num_frames_per_episode=400, seed=3)
