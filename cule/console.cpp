@@ -179,8 +179,9 @@ void Console::act(int action, float paddle_strength) {
   }
   if (!paddle_strength_valid(paddle_strength)) {
     throw Error("paddle_strength: " + std::to_string(paddle_strength) +
-                " is out of range; expected a fraction of a full paddle step of magnitude at "
-                "most 65536 (ALE uses its absolute value)");
+                " is out of range; expected a fraction of a full paddle step (ALE uses its "
+                "absolute value) of magnitude at most " +
+                std::to_string(int(kMaxPaddleStrength)));
   }
   ale_act(state_, setup_, frames_, action, paddle_strength);
 }

@@ -61,8 +61,8 @@ class Console {
   //! Emulates one frame with player A's `action` (0-17), as ALE's act with
   //! frame skip 1 and no sticky actions. In paddle games a left or right
   //! action turns the paddle by |paddle_strength| of ALE's full step.
-  //! Throws cule::Error for an action out of range or a strength that is not
-  //! finite.
+  //! Throws cule::Error for an action out of range or a strength out of
+  //! range (NaN, or magnitude over kMaxPaddleStrength, 65536).
   void act(int action, float paddle_strength = 1.0f);
 
   //! ALE's getAvailableModes and getAvailableDifficulties, in ALE's order

@@ -466,7 +466,8 @@ void VecEnv::check_actions(const int32_t* actions, const float* paddle_strengths
     if (paddle_strengths && !paddle_strength_valid(paddle_strengths[i])) {
       throw Error("paddle_strengths[" + std::to_string(i) +
                   "]: " + std::to_string(paddle_strengths[i]) +
-                  " is out of range; expected a number of magnitude at most 65536");
+                  " is out of range; expected a number of magnitude at most " +
+                  std::to_string(int(kMaxPaddleStrength)));
     }
   }
 }
@@ -501,7 +502,8 @@ void VecEnv::check_device_errors() {
   }
   if (errors & kErrorBadStrength) {
     add("paddle_strengths: a step_device() call had a strength out of range; expected a "
-        "number of magnitude at most 65536; those environments were not stepped");
+        "number of magnitude at most " +
+        std::to_string(int(kMaxPaddleStrength)) + "; those environments were not stepped");
   }
   if (errors & kErrorModeGaveUp) add(mode_failure(ModeStatus::gave_up));
   if (errors & kErrorModeSelection) add(mode_failure(ModeStatus::not_reached));

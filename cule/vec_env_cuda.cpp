@@ -297,18 +297,19 @@ class CudaStorage final : public VecEnv::Storage {
   // Every reset and step reads and writes the batch's buffers (the actions,
   // the due resets, the consoles), so each must run after the ones queued
   // before it, on whatever stream they went. After each call an event marks
-  // its work; a call or consumer on another stream first waits for it. A
-  // stream being captured into a CUDA graph neither waits (a capture may
-  // not wait on work outside it; its replays are the caller's to order)
-  // nor marks (its work runs only when the graph is launched).
+  // its work, and each call or consumer first waits for it (on the same
+  // stream a wait costs little, and a handle such as cudaStreamPerThread
+  // names another stream on each thread). A stream being captured into a
+  // CUDA graph neither waits (a capture may not wait on work outside it)
+  // nor marks (its work runs only when the graph is launched): a graph's
+  // launches are the caller's to order.
   void wait_for_queued(cudaStream_t s) {
-    if (s == queued_on_ || capturing(s)) return;
+    if (capturing(s)) return;
     check_cuda(cudaStreamWaitEvent(s, queued_.event, 0), "cudaStreamWaitEvent");
   }
   void mark_queued(cudaStream_t s) {
     if (capturing(s)) return;
     check_cuda(cudaEventRecord(queued_.event, s), "cudaEventRecord");
-    queued_on_ = s;
   }
   static bool capturing(cudaStream_t s) {
     cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
@@ -360,8 +361,8 @@ class CudaStorage final : public VecEnv::Storage {
   DeviceArray<uint8_t> terminated_, truncated_, autoreset_;
   DeviceArray<int32_t> lives_, episode_frames_, episode_lengths_;
   DeviceArray<int64_t> frame_numbers_;
-  // The end of the last reset or step queued outside a capture, and its
-  // stream (wait_for_queued).
+  // The end of the last reset or step queued outside a capture
+  // (wait_for_queued).
   struct Event {
     cudaEvent_t event = nullptr;
     Event() {
@@ -369,7 +370,6 @@ class CudaStorage final : public VecEnv::Storage {
     }
     ~Event() { cudaEventDestroy(event); }
   } queued_;
-  cudaStream_t queued_on_ = nullptr;
   std::vector<uint8_t> screen_;  // host copies for screen() and ram()
   AleConsole ram_console_{};
 };

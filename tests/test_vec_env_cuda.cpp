@@ -335,7 +335,8 @@ TEST(VecEnvCuda, StepDeviceReplaysFromACudaGraph) {
 // Calls on different streams share the batch's buffers (actions, due
 // resets, consoles): each must run after the calls before it, with no
 // synchronisation by the caller; so must a consumer ordered by
-// order_before(). Short episodes make resets due in most steps.
+// order_before(). The GPU's steps are queued back to back, alternating
+// between two streams; short episodes make resets due in most steps.
 TEST(VecEnvCuda, CallsOnDifferentStreamsRunInOrder) {
   if (!have_gpu()) GTEST_SKIP() << kNoGpu;
 #ifdef CULE_WITH_CUDA
@@ -351,30 +352,42 @@ TEST(VecEnvCuda, CallsOnDifferentStreamsRunInOrder) {
   }
   uint8_t* consumed = nullptr;  // a consumer's copy of the observations
   ASSERT_EQ(cudaMalloc(reinterpret_cast<void**>(&consumed), obs_bytes), cudaSuccess);
+  // Makes a consumer on the third stream copy the observations, and
+  // requires them to be the CPU backend's.
+  auto consumer_sees_the_cpu_observations = [&](const std::string& when) {
+    gpu.order_before(streams[2]);
+    EXPECT_EQ(cudaMemcpyAsync(consumed, gpu.observations(), obs_bytes, cudaMemcpyDeviceToDevice,
+                              streams[2]),
+              cudaSuccess);
+    EXPECT_EQ(cudaStreamSynchronize(streams[2]), cudaSuccess);
+    std::vector<uint8_t> seen(obs_bytes);
+    EXPECT_EQ(cudaMemcpy(seen.data(), consumed, obs_bytes, cudaMemcpyDeviceToHost), cudaSuccess);
+    EXPECT_TRUE(std::equal(seen.begin(), seen.end(), cpu.observations()))
+        << "the consumer ordered " << when << " saw other observations";
+  };
   std::mt19937 rng(12);
-  std::vector<int32_t> actions(n);
+  std::vector<std::vector<int32_t>> actions(20, std::vector<int32_t>(n));
   std::vector<uint64_t> seeds(n);
-  for (int t = 1; t <= 60; ++t) {
-    for (int32_t& a : actions) a = int32_t(rng() % cpu.action_set().size());
-    cpu.step(actions.data());
-    gpu.step(actions.data(), nullptr, streams[t % 2]);
-    if (t % 20 == 0) {  // a reset on the other stream, then a consumer on a third
-      for (size_t i = 0; i < n; ++i) seeds[i] = uint64_t(t) * n + i;
-      cpu.reset(nullptr, seeds.data());
-      gpu.reset(nullptr, seeds.data(), streams[(t + 1) % 2]);
-      gpu.order_before(streams[2]);
-      ASSERT_EQ(cudaMemcpyAsync(consumed, gpu.observations(), obs_bytes, cudaMemcpyDeviceToDevice,
-                                streams[2]),
-                cudaSuccess);
-      ASSERT_EQ(cudaStreamSynchronize(streams[2]), cudaSuccess);
-      std::vector<uint8_t> seen(obs_bytes);
-      ASSERT_EQ(cudaMemcpy(seen.data(), consumed, obs_bytes, cudaMemcpyDeviceToHost), cudaSuccess);
-      EXPECT_TRUE(std::equal(seen.begin(), seen.end(), cpu.observations()))
-          << "the consumer ordered after step " << t << " saw other observations";
-      const std::string difference = first_difference(cpu, gpu);
-      EXPECT_EQ("", difference) << "step " << t;
-      if (!difference.empty()) break;  // on to the clean-up
+  for (int round = 0; round < 3; ++round) {
+    for (auto& step : actions) {
+      for (int32_t& a : step) a = int32_t(rng() % cpu.action_set().size());
     }
+    for (size_t t = 0; t < actions.size(); ++t) {
+      gpu.step(actions[t].data(), nullptr, streams[t % 2]);
+    }
+    for (const auto& step : actions) cpu.step(step.data());
+    consumer_sees_the_cpu_observations("after round " + std::to_string(round) + "'s steps");
+    std::string difference = first_difference(cpu, gpu);
+    EXPECT_EQ("", difference) << "after round " << round << "'s steps";
+    if (!difference.empty()) break;  // on to the clean-up
+    // A reset on the stream the last step did not use.
+    for (size_t i = 0; i < n; ++i) seeds[i] = uint64_t(round) * n + i;
+    cpu.reset(nullptr, seeds.data());
+    gpu.reset(nullptr, seeds.data(), streams[actions.size() % 2]);
+    consumer_sees_the_cpu_observations("after round " + std::to_string(round) + "'s reset");
+    difference = first_difference(cpu, gpu);
+    EXPECT_EQ("", difference) << "after round " << round << "'s reset";
+    if (!difference.empty()) break;
   }
   gpu.check_device_errors();
   cudaFree(consumed);

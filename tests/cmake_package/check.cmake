@@ -3,8 +3,9 @@
 # that of the same program built in cule's tree (IN_TREE_CONSUMER) on ROM.
 #
 #   cmake -DBUILD_DIR=... -DWORK_DIR=... -DIN_TREE_CONSUMER=... -DROM=...
-#         -DGENERATOR=... -DCXX_COMPILER=... [-DCUDA_COMPILER=...] -P check.cmake
-foreach(variable BUILD_DIR WORK_DIR IN_TREE_CONSUMER ROM GENERATOR CXX_COMPILER)
+#         -DGENERATOR=... -DMAKE_PROGRAM=... -DCXX_COMPILER=... [-DCUDA_ROOT=...]
+#         -P check.cmake
+foreach(variable BUILD_DIR WORK_DIR IN_TREE_CONSUMER ROM GENERATOR MAKE_PROGRAM CXX_COMPILER)
   if(NOT DEFINED ${variable})
     message(FATAL_ERROR "check.cmake: ${variable} is not set")
   endif()
@@ -38,10 +39,12 @@ foreach(file IN LISTS package_files)
 endforeach()
 
 set(configure_args -S ${CMAKE_CURRENT_LIST_DIR} -B ${WORK_DIR}/build -G ${GENERATOR}
-    -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH=${prefix} -DCMAKE_CXX_COMPILER=${CXX_COMPILER})
-if(CUDA_COMPILER)
-  # find_package(cule) finds the CUDA toolkit of the build through its nvcc.
-  list(APPEND configure_args -DCMAKE_CUDA_COMPILER=${CUDA_COMPILER})
+    -DCMAKE_MAKE_PROGRAM=${MAKE_PROGRAM} -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH=${prefix}
+    -DCMAKE_CXX_COMPILER=${CXX_COMPILER})
+if(CUDA_ROOT)
+  # A CUDA build's package finds the toolkit it was built with here, as a
+  # user's project would with CUDAToolkit_ROOT (or nvcc on the PATH).
+  list(APPEND configure_args -DCUDAToolkit_ROOT=${CUDA_ROOT})
 endif()
 run(${CMAKE_COMMAND} ${configure_args})
 run(${CMAKE_COMMAND} --build ${WORK_DIR}/build)
